@@ -1,0 +1,121 @@
+package dev.flinklance.sink;
+
+import dev.flinklance.sink.aggregator.CommitAggregator;
+import dev.flinklance.sink.committer.LanceCommittable;
+import dev.flinklance.sink.committer.LanceCommittableSerializer;
+import dev.flinklance.sink.committer.LanceCommitter;
+import dev.flinklance.sink.writer.LanceSinkWriter;
+import dev.flinklance.sink.writer.LanceWriteResult;
+import dev.flinklance.sink.writer.LanceWriteResultSerializer;
+import org.apache.flink.api.connector.sink2.Committer;
+import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.api.connector.sink2.Sink;
+import org.apache.flink.api.connector.sink2.SinkWriter;
+import org.apache.flink.api.connector.sink2.SupportsCommitter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.core.io.SimpleVersionedSerializer;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.function.SerializableFunction;
+
+/**
+ * Exactly-once Flink sink for Lance tables.
+ *
+ * <pre>{@code
+ * LanceSink<RowData> sink = LanceSink.forRowData(rowType)
+ *     .path("file:///tmp/events")
+ *     .build();
+ * stream.sinkTo(sink);
+ * }</pre>
+ *
+ * Writers write fragment files in parallel; an aggregator folds each checkpoint's files into one
+ * committable; the committer commits it as one Lance transaction once the checkpoint completes,
+ * and skips it if a replay finds it committed already. See {@code docs/semantics.md}.
+ */
+public class LanceSink<T>
+    implements Sink<T>,
+        SupportsCommitter<LanceCommittable>,
+        SupportsPreCommitTopology<LanceWriteResult, LanceCommittable> {
+  private static final long serialVersionUID = 1L;
+
+  /** Name (and, when the sink has a uid, uid suffix) of the aggregation operator. */
+  static final String AGGREGATOR_NAME = "Lance Commit Aggregator";
+
+  private final LanceSinkConfig config;
+  private final RowType rowType;
+  private final SerializableFunction<T, RowData> toRowData;
+
+  LanceSink(LanceSinkConfig config, RowType rowType, SerializableFunction<T, RowData> toRowData) {
+    this.config = config;
+    this.rowType = rowType;
+    this.toRowData = toRowData;
+  }
+
+  /** A builder for a sink of Flink {@link RowData} records of the given type. */
+  public static LanceSinkBuilder<RowData> forRowData(RowType rowType) {
+    return new LanceSinkBuilder<>(rowType, row -> row);
+  }
+
+  /** A builder for a sink of any record type, converted to {@link RowData} per record. */
+  public static <T> LanceSinkBuilder<T> forType(
+      RowType rowType, SerializableFunction<T, RowData> toRowData) {
+    return new LanceSinkBuilder<>(rowType, toRowData);
+  }
+
+  public LanceSinkConfig config() {
+    return config;
+  }
+
+  public RowType rowType() {
+    return rowType;
+  }
+
+  @Override
+  public SinkWriter<T> createWriter(WriterInitContext context) {
+    return new LanceSinkWriter<>(config, rowType, toRowData, context);
+  }
+
+  @Override
+  public Committer<LanceCommittable> createCommitter(CommitterInitContext context) {
+    return new LanceCommitter(config, context);
+  }
+
+  @Override
+  public SimpleVersionedSerializer<LanceCommittable> getCommittableSerializer() {
+    return new LanceCommittableSerializer();
+  }
+
+  @Override
+  public SimpleVersionedSerializer<LanceWriteResult> getWriteResultSerializer() {
+    return new LanceWriteResultSerializer();
+  }
+
+  /**
+   * All write results go to one aggregator subtask, and its committables to one committer
+   * subtask. The aggregator gets a uid only when the sink has one: Flink rejects a sub-operator
+   * uid under a sink without one.
+   */
+  @Override
+  public DataStream<CommittableMessage<LanceCommittable>> addPreCommitTopology(
+      DataStream<CommittableMessage<LanceWriteResult>> writeResults) {
+    SingleOutputStreamOperator<CommittableMessage<LanceCommittable>> aggregated =
+        writeResults
+            .global()
+            .transform(
+                AGGREGATOR_NAME,
+                CommittableMessageTypeInfo.of(LanceCommittableSerializer::new),
+                new CommitAggregator(config.commitUser()))
+            .setParallelism(1)
+            .setMaxParallelism(1);
+    String writerUid = writeResults.getTransformation().getUid();
+    if (writerUid != null && !writerUid.isEmpty()) {
+      aggregated.uid(AGGREGATOR_NAME);
+    }
+    return aggregated.global();
+  }
+}

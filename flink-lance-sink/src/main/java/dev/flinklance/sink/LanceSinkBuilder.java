@@ -1,0 +1,75 @@
+package dev.flinklance.sink;
+
+import dev.flinklance.sink.arrow.ArrowSchemaConverter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.function.SerializableFunction;
+
+/**
+ * Builds a {@link LanceSink}. Setters write {@link LanceSinkOptions}; {@link #build()} validates
+ * them and the record type, so misconfiguration fails before the job is submitted.
+ */
+public final class LanceSinkBuilder<T> {
+  private final RowType rowType;
+  private final SerializableFunction<T, RowData> toRowData;
+  private final Configuration options = new Configuration();
+  private final Map<String, String> vectorColumns = new LinkedHashMap<>();
+
+  LanceSinkBuilder(RowType rowType, SerializableFunction<T, RowData> toRowData) {
+    this.rowType = rowType;
+    this.toRowData = toRowData;
+  }
+
+  /** The table's URI: a local path, {@code file://}, {@code s3://}, ... */
+  public LanceSinkBuilder<T> path(String uri) {
+    return set(LanceSinkOptions.PATH, uri);
+  }
+
+  public LanceSinkBuilder<T> storageOptions(Map<String, String> storageOptions) {
+    return set(LanceSinkOptions.STORAGE_OPTIONS, Map.copyOf(storageOptions));
+  }
+
+  /** Fixes the commit user; by default a UUID is created and kept in Flink state. */
+  public LanceSinkBuilder<T> commitUser(String commitUser) {
+    return set(LanceSinkOptions.COMMIT_USER, commitUser);
+  }
+
+  public LanceSinkBuilder<T> maxRowsPerFile(int maxRowsPerFile) {
+    return set(LanceSinkOptions.MAX_ROWS_PER_FILE, maxRowsPerFile);
+  }
+
+  public LanceSinkBuilder<T> maxBufferBytes(long maxBufferBytes) {
+    return set(LanceSinkOptions.MAX_BUFFER_BYTES, new MemorySize(maxBufferBytes));
+  }
+
+  /** Enables Lance stable row ids when the sink creates the table. */
+  public LanceSinkBuilder<T> stableRowIds(boolean stableRowIds) {
+    return set(LanceSinkOptions.STABLE_ROW_IDS, stableRowIds);
+  }
+
+  /** Writes a top-level ARRAY column as a fixed-dimension vector (Arrow FixedSizeList). */
+  public LanceSinkBuilder<T> vectorColumn(String column, int dimension) {
+    vectorColumns.put(column, Integer.toString(dimension));
+    return set(LanceSinkOptions.VECTOR_COLUMNS, Map.copyOf(vectorColumns));
+  }
+
+  /** Any other {@link LanceSinkOptions} option. */
+  public <V> LanceSinkBuilder<T> set(ConfigOption<V> option, V value) {
+    options.set(option, value);
+    return this;
+  }
+
+  /**
+   * @throws IllegalArgumentException for an invalid option or a column type Lance cannot store
+   */
+  public LanceSink<T> build() {
+    LanceSinkConfig config = LanceSinkConfig.from(options);
+    ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
+    return new LanceSink<>(config, rowType, toRowData);
+  }
+}

@@ -1,0 +1,137 @@
+package dev.flinklance.sink;
+
+import static dev.flinklance.sink.LanceSinkOptions.COMMIT_MAX_ATTEMPTS;
+import static dev.flinklance.sink.LanceSinkOptions.COMMIT_MAX_RETRIES;
+import static dev.flinklance.sink.LanceSinkOptions.COMMIT_USER;
+import static dev.flinklance.sink.LanceSinkOptions.DATA_STORAGE_VERSION;
+import static dev.flinklance.sink.LanceSinkOptions.DEDUPE_MAX_VERSIONS;
+import static dev.flinklance.sink.LanceSinkOptions.MAX_BUFFER_BYTES;
+import static dev.flinklance.sink.LanceSinkOptions.MAX_ROWS_PER_FILE;
+import static dev.flinklance.sink.LanceSinkOptions.PATH;
+import static dev.flinklance.sink.LanceSinkOptions.STABLE_ROW_IDS;
+import static dev.flinklance.sink.LanceSinkOptions.STORAGE_OPTIONS;
+import static dev.flinklance.sink.LanceSinkOptions.VECTOR_COLUMNS;
+
+import dev.flinklance.sink.table.LanceTable;
+import java.io.Serializable;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+
+/**
+ * The validated, immutable settings of one sink. Every option is checked here, once, with a
+ * message that names the option.
+ */
+public final class LanceSinkConfig implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final long MIN_BUFFER_BYTES = MemorySize.ofMebiBytes(1).getBytes();
+
+  private final LanceTable table;
+  private final String commitUser;
+  private final int maxRowsPerFile;
+  private final long maxBufferBytes;
+  private final boolean stableRowIds;
+  private final String dataStorageVersion;
+  private final Map<String, Integer> vectorColumns;
+  private final int commitMaxConflictRetries;
+  private final int commitMaxAttempts;
+  private final int dedupeMaxVersions;
+
+  private LanceSinkConfig(Configuration conf) {
+    String path = conf.get(PATH);
+    require(path != null && !path.isBlank(), PATH, "must be set to the table's URI");
+    this.table = new LanceTable(path.trim(), conf.get(STORAGE_OPTIONS));
+    this.commitUser = conf.get(COMMIT_USER);
+    require(commitUser == null || !commitUser.isBlank(), COMMIT_USER, "must not be blank");
+    this.maxRowsPerFile = conf.get(MAX_ROWS_PER_FILE);
+    require(maxRowsPerFile > 0, MAX_ROWS_PER_FILE, "must be positive, got " + maxRowsPerFile);
+    this.maxBufferBytes = conf.get(MAX_BUFFER_BYTES).getBytes();
+    require(
+        maxBufferBytes >= MIN_BUFFER_BYTES,
+        MAX_BUFFER_BYTES,
+        "must be at least 1 mb, got " + conf.get(MAX_BUFFER_BYTES));
+    this.stableRowIds = conf.get(STABLE_ROW_IDS);
+    this.dataStorageVersion = conf.get(DATA_STORAGE_VERSION);
+    this.vectorColumns = parseVectorColumns(conf.get(VECTOR_COLUMNS));
+    this.commitMaxConflictRetries = conf.get(COMMIT_MAX_RETRIES);
+    require(commitMaxConflictRetries >= 0, COMMIT_MAX_RETRIES, "must not be negative");
+    this.commitMaxAttempts = conf.get(COMMIT_MAX_ATTEMPTS);
+    require(commitMaxAttempts >= 1, COMMIT_MAX_ATTEMPTS, "must be at least 1");
+    this.dedupeMaxVersions = conf.get(DEDUPE_MAX_VERSIONS);
+    require(dedupeMaxVersions >= 1, DEDUPE_MAX_VERSIONS, "must be at least 1");
+  }
+
+  /**
+   * @throws IllegalArgumentException naming the first invalid option
+   */
+  public static LanceSinkConfig from(Configuration conf) {
+    return new LanceSinkConfig(conf);
+  }
+
+  private static Map<String, Integer> parseVectorColumns(Map<String, String> raw) {
+    Map<String, Integer> parsed = new LinkedHashMap<>();
+    raw.forEach(
+        (column, dimension) -> {
+          try {
+            parsed.put(column, Integer.parseInt(dimension.trim()));
+          } catch (NumberFormatException e) {
+            require(
+                false,
+                VECTOR_COLUMNS,
+                String.format("dimension of '%s' is not a number: '%s'", column, dimension));
+          }
+        });
+    return Map.copyOf(parsed);
+  }
+
+  private static void require(boolean condition, ConfigOption<?> option, String problem) {
+    if (!condition) {
+      throw new IllegalArgumentException(
+          String.format("Invalid Lance sink option '%s': %s", option.key(), problem));
+    }
+  }
+
+  public LanceTable table() {
+    return table;
+  }
+
+  /** The user-set commit user, or null to use the one kept in Flink state. */
+  public String commitUser() {
+    return commitUser;
+  }
+
+  public int maxRowsPerFile() {
+    return maxRowsPerFile;
+  }
+
+  public long maxBufferBytes() {
+    return maxBufferBytes;
+  }
+
+  public boolean stableRowIds() {
+    return stableRowIds;
+  }
+
+  /** The file format for a new table, or null for the default. */
+  public String dataStorageVersion() {
+    return dataStorageVersion;
+  }
+
+  public Map<String, Integer> vectorColumns() {
+    return vectorColumns;
+  }
+
+  public int commitMaxConflictRetries() {
+    return commitMaxConflictRetries;
+  }
+
+  public int commitMaxAttempts() {
+    return commitMaxAttempts;
+  }
+
+  public int dedupeMaxVersions() {
+    return dedupeMaxVersions;
+  }
+}

@@ -1,0 +1,25 @@
+package dev.flinklance.sink.arrow;
+
+import org.apache.arrow.vector.FieldVector;
+
+/** A writer for a leaf (non-nested) type; the type-specific part is one {@link Setter}. */
+final class LeafWriter<V extends FieldVector> extends FieldWriter<V> {
+
+  /** Copies the non-null value at {@code pos} of {@code source} into slot {@code index}. */
+  @FunctionalInterface
+  interface Setter<V> {
+    void set(V vector, ValueReader source, int pos, int index);
+  }
+
+  private final Setter<V> setter;
+
+  LeafWriter(V vector, String path, Setter<V> setter) {
+    super(vector, path);
+    this.setter = setter;
+  }
+
+  @Override
+  void writeValue(ValueReader source, int pos, int index) {
+    setter.set(vector, source, pos, index);
+  }
+}

@@ -1,0 +1,35 @@
+package dev.flinklance.sink.committer;
+
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
+
+/** The committer's own metrics, next to Flink's standard committable counters. */
+final class CommitterMetrics {
+  private final Counter committedFragments;
+  private final Counter committedRows;
+  private final Counter dedupedCommits;
+  private volatile long lastCommitDurationMs = -1;
+  private volatile long lastCommittedVersion = -1;
+  private volatile long lastCommittedCheckpoint = -1;
+
+  CommitterMetrics(MetricGroup group) {
+    this.committedFragments = group.counter("lanceCommittedFragments");
+    this.committedRows = group.counter("lanceCommittedRows");
+    this.dedupedCommits = group.counter("lanceDedupedCommits");
+    group.gauge("lanceLastCommitDurationMs", () -> lastCommitDurationMs);
+    group.gauge("lanceLastCommittedVersion", () -> lastCommittedVersion);
+    group.gauge("lanceLastCommittedCheckpoint", () -> lastCommittedCheckpoint);
+  }
+
+  void committed(LanceCommittable committable, long version, long durationMs) {
+    committedFragments.inc(committable.fragments().size());
+    committedRows.inc(committable.rowCount());
+    lastCommitDurationMs = durationMs;
+    lastCommittedVersion = version;
+    lastCommittedCheckpoint = committable.checkpointId();
+  }
+
+  void deduped() {
+    dedupedCommits.inc();
+  }
+}

@@ -1,0 +1,162 @@
+package dev.flinklance.sink.writer;
+
+import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.arrow.ArrowBatchWriter;
+import dev.flinklance.sink.arrow.ArrowSchemaConverter;
+import dev.flinklance.sink.arrow.InvalidValueException;
+import dev.flinklance.sink.table.LanceTableException;
+import dev.flinklance.sink.table.TableBootstrap;
+import dev.flinklance.sink.table.TableBootstrap.TableLayout;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
+import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.function.SerializableFunction;
+import org.lance.FragmentMetadata;
+import org.lance.fragment.DataFile;
+
+/**
+ * Turns records into Arrow and writes them as Lance fragment files. It buffers up to
+ * {@code write.max-buffer-size} of Arrow memory (or {@code write.max-rows-per-file} rows), then
+ * writes a fragment file; at each checkpoint it writes what is buffered and hands the metadata of
+ * all files since the last checkpoint to the committer. It never commits.
+ */
+public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWriteResult> {
+  private static final int MAX_RECORD_TEXT = 200;
+
+  private final LanceSinkConfig config;
+  private final SerializableFunction<T, RowData> toRowData;
+  private final BufferAllocator allocator;
+  private final ArrowBatchWriter batch;
+  private final FragmentFileWriter fragmentWriter;
+  private final Counter recordsSent;
+  private final Counter bytesSent;
+  private final String subtask;
+  private final List<FragmentMetadata> pending = new ArrayList<>();
+  private long recordsSeen;
+
+  public LanceSinkWriter(
+      LanceSinkConfig config,
+      RowType rowType,
+      SerializableFunction<T, RowData> toRowData,
+      WriterInitContext context) {
+    this.config = config;
+    this.toRowData = toRowData;
+    this.subtask =
+        String.format(
+            "subtask %d of %d",
+            context.getTaskInfo().getIndexOfThisSubtask(),
+            context.getTaskInfo().getNumberOfParallelSubtasks());
+    this.recordsSent = context.metricGroup().getNumRecordsSendCounter();
+    this.bytesSent = context.metricGroup().getNumBytesSendCounter();
+    this.allocator = new RootAllocator();
+    try {
+      Schema streamSchema = ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
+      TableLayout layout =
+          TableBootstrap.ensureTable(
+              config.table(), allocator, streamSchema, config.stableRowIds(), storageVersionFor(streamSchema));
+      this.batch = openBatch(rowType, layout.schema());
+      this.fragmentWriter =
+          new FragmentFileWriter(
+              config.table(), allocator, layout.dataStorageVersion(), config.maxRowsPerFile());
+    } catch (RuntimeException e) {
+      allocator.close();
+      throw e;
+    }
+  }
+
+  /** MAP columns need Lance file format 2.2; otherwise the user's choice or Lance's default. */
+  private String storageVersionFor(Schema streamSchema) {
+    if (config.dataStorageVersion() == null && ArrowSchemaConverter.containsMap(streamSchema)) {
+      return "2.2";
+    }
+    return config.dataStorageVersion();
+  }
+
+  private ArrowBatchWriter openBatch(RowType rowType, Schema tableSchema) {
+    try {
+      return ArrowBatchWriter.create(rowType, tableSchema, allocator);
+    } catch (IllegalArgumentException e) {
+      throw new LanceTableException(
+          config.table().uri(), "the stream's schema does not match the table's", e);
+    }
+  }
+
+  @Override
+  public void write(T element, Context context) {
+    recordsSeen++;
+    RowData row = toRowData.apply(element);
+    try {
+      batch.write(row);
+    } catch (InvalidValueException e) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Lance sink for '%s' cannot write record #%d of %s: %s. Record: %s",
+              config.table().uri(), recordsSeen, subtask, e.getMessage(), abbreviate(row)),
+          e);
+    }
+    recordsSent.inc();
+    if (batch.rowCount() >= config.maxRowsPerFile()
+        || allocator.getAllocatedMemory() >= config.maxBufferBytes()) {
+      writeBufferedRows();
+    }
+  }
+
+  private static String abbreviate(RowData row) {
+    String text = String.valueOf(row);
+    return text.length() <= MAX_RECORD_TEXT ? text : text.substring(0, MAX_RECORD_TEXT) + "...";
+  }
+
+  @Override
+  public void flush(boolean endOfInput) {
+    writeBufferedRows();
+  }
+
+  @Override
+  public Collection<LanceWriteResult> prepareCommit() {
+    writeBufferedRows();
+    if (pending.isEmpty()) {
+      return List.of();
+    }
+    LanceWriteResult result = new LanceWriteResult(pending);
+    pending.clear();
+    return List.of(result);
+  }
+
+  private void writeBufferedRows() {
+    if (batch.rowCount() == 0) {
+      return;
+    }
+    List<FragmentMetadata> written = fragmentWriter.write(batch.seal());
+    batch.reset();
+    pending.addAll(written);
+    bytesSent.inc(fileBytes(written));
+  }
+
+  private static long fileBytes(List<FragmentMetadata> fragments) {
+    long bytes = 0;
+    for (FragmentMetadata fragment : fragments) {
+      for (DataFile file : fragment.getFiles()) {
+        Long size = file.getFileSizeBytes();
+        bytes += size == null ? 0 : size;
+      }
+    }
+    return bytes;
+  }
+
+  @Override
+  public void close() {
+    try {
+      batch.close();
+    } finally {
+      allocator.close();
+    }
+  }
+}

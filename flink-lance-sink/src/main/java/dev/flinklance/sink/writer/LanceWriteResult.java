@@ -1,0 +1,19 @@
+package dev.flinklance.sink.writer;
+
+import java.util.List;
+import org.lance.FragmentMetadata;
+
+/**
+ * What one writer subtask hands on at a checkpoint: the fragment files it wrote since the last
+ * one. Metadata only; nothing is visible in the table until the committer commits it.
+ */
+public record LanceWriteResult(List<FragmentMetadata> fragments) {
+
+  public LanceWriteResult {
+    fragments = List.copyOf(fragments);
+  }
+
+  public long rowCount() {
+    return fragments.stream().mapToLong(FragmentMetadata::getPhysicalRows).sum();
+  }
+}

@@ -1,0 +1,102 @@
+package dev.flinklance.sink.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.testing.LanceTestTables;
+import dev.flinklance.sink.testing.LanceTestTables.Commit;
+import dev.flinklance.sink.testing.TestRows;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.LongStream;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** Bounded input into a new table: everything committed, exactly once, at any parallelism. */
+class BoundedWriteITCase {
+  private static final int ROWS = 5_000;
+
+  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+
+  @TempDir Path dir;
+
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 4})
+  void writesEveryRowOnceWithCheckpointing(int parallelism) throws Exception {
+    String table = dir.resolve("events").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(parallelism);
+    env.enableCheckpointing(100);
+    run(env, table);
+
+    assertExactlyOnce(table);
+    List<Commit> commits = LanceTestTables.sinkCommits(table);
+    assertThat(commits).isNotEmpty();
+    assertThat(commits).extracting(Commit::checkpointId).doesNotHaveDuplicates().isSorted();
+    assertThat(commits).extracting(Commit::commitUser).containsOnly(commits.get(0).commitUser());
+  }
+
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 4})
+  void commitsAtEndOfInputWithoutCheckpointing(int parallelism) throws Exception {
+    String table = dir.resolve("events").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(parallelism);
+    run(env, table);
+
+    assertExactlyOnce(table);
+    assertThat(LanceTestTables.sinkCommits(table)).hasSize(1);
+  }
+
+  @Test
+  void commitsInBatchMode() throws Exception {
+    String table = dir.resolve("events").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    env.setParallelism(4);
+    run(env, table);
+
+    assertExactlyOnce(table);
+    assertThat(LanceTestTables.sinkCommits(table)).hasSize(1);
+  }
+
+  @Test
+  void stampsTheConfiguredCommitUser() throws Exception {
+    String table = dir.resolve("events").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.fromSource(TestRows.source(100), WatermarkStrategy.noWatermarks(), "ids")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).commitUser("ingest-events").build());
+    env.execute();
+
+    assertThat(LanceTestTables.sinkCommits(table))
+        .singleElement()
+        .satisfies(
+            commit -> {
+              assertThat(commit.commitUser()).isEqualTo("ingest-events");
+              assertThat(commit.properties()).containsKeys("flink.job-id", "flink-lance.version");
+              assertThat(commit.operation()).isEqualTo("Append");
+            });
+  }
+
+  private static void run(StreamExecutionEnvironment env, String table) throws Exception {
+    env.fromSource(TestRows.source(ROWS), WatermarkStrategy.noWatermarks(), "ids")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
+    env.execute();
+  }
+
+  private static void assertExactlyOnce(String table) {
+    List<List<Object>> rows = LanceTestTables.readColumns(table, List.of("id", "name"));
+    assertThat(rows)
+        .extracting(row -> (Long) row.get(0))
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(0, ROWS).boxed().toList());
+    assertThat(rows).allSatisfy(row -> assertThat(row.get(1).toString()).isEqualTo("name-" + row.get(0)));
+  }
+}
