@@ -75,6 +75,10 @@ public class LanceSink<T>
     return rowType;
   }
 
+  SerializableFunction<T, RowData> toRowData() {
+    return toRowData;
+  }
+
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) {
     return new LanceSinkWriter<>(config, rowType, toRowData, context);

@@ -20,6 +20,8 @@ public final class TestRows {
               .notNull()
               .getLogicalType();
 
+  public static final InternalTypeInfo<RowData> TYPE_INFO = InternalTypeInfo.of(ROW_TYPE);
+
   private TestRows() {}
 
   public static RowData row(long id) {
@@ -32,7 +34,7 @@ public final class TestRows {
         (GeneratorFunction<Long, RowData>) TestRows::row,
         count,
         rateLimit,
-        InternalTypeInfo.of(ROW_TYPE));
+        TYPE_INFO);
   }
 
   public static DataGeneratorSource<RowData> source(long count) {
