@@ -2,6 +2,7 @@ package dev.flinklance.sink.committer;
 
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.table.LanceTable;
+import dev.flinklance.sink.table.LanceTableException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -142,6 +143,9 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
               .writeParams(table.storageOptions())
               .maxRetries(config.commitMaxConflictRetries())
               .execute(transaction);
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new LanceTableException(
+          table.uri(), "cannot commit checkpoint " + committable.checkpointId(), e);
     }
     current.close();
     dataset = committed;

@@ -74,7 +74,7 @@ final class TableHistory {
       try (Transaction txn = transaction.get()) {
         return Optional.of(txn.transactionProperties().orElse(Map.of()));
       }
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       if (LanceErrors.isNotFound(e)) {
         return Optional.empty();
       }

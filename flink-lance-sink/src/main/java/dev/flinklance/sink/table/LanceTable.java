@@ -47,7 +47,7 @@ public final class LanceTable implements Serializable {
               .uri(uri)
               .readOptions(new ReadOptions.Builder().setStorageOptions(storageOptions).build())
               .build());
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       if (LanceErrors.isNotFound(e)) {
         return Optional.empty();
       }
@@ -77,7 +77,7 @@ public final class LanceTable implements Serializable {
         builder.dataStorageVersion(dataStorageVersion);
       }
       return Optional.of(builder.execute());
-    } catch (RuntimeException e) {
+    } catch (Exception e) {
       if (LanceErrors.isAlreadyExists(e)) {
         return Optional.empty();
       }

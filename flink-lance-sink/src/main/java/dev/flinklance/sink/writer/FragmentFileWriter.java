@@ -37,7 +37,7 @@ final class FragmentFileWriter {
           .dataStorageVersion(dataStorageVersion)
           .maxRowsPerFile(maxRowsPerFile)
           .execute();
-    } catch (RuntimeException e) {
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       throw new LanceTableException(
           table.uri(), "cannot write a fragment file of " + batch.getRowCount() + " rows", e);
     }

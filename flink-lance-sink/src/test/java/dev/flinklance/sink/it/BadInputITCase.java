@@ -1,0 +1,219 @@
+package dev.flinklance.sink.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.testing.LanceTestTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.lance.Dataset;
+import org.lance.WriteParams;
+
+/**
+ * Bad input fails the job with a message that names the column (or path), and the table is left
+ * exactly as it was: same version, no rows.
+ */
+class BadInputITCase {
+  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+
+  @TempDir Path dir;
+  private String table;
+
+  /** An existing table: id BIGINT NOT NULL, name STRING, vec FixedSizeList(4) of float. */
+  @BeforeEach
+  void createTable() {
+    table = dir.resolve("existing").toString();
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.notNullable("id", new ArrowType.Int(64, true)),
+                Field.nullable("name", ArrowType.Utf8.INSTANCE),
+                new Field(
+                    "vec",
+                    FieldType.nullable(new ArrowType.FixedSizeList(4)),
+                    List.of(
+                        Field.nullable(
+                            "item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))))));
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset ignored =
+            Dataset.write()
+                .allocator(allocator)
+                .uri(table)
+                .schema(schema)
+                .mode(WriteParams.WriteMode.CREATE)
+                .execute()) {
+      assertThat(ignored.version()).isEqualTo(1);
+    }
+  }
+
+  @Test
+  void missingColumn() {
+    RowType type = rowType(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()), vec());
+    assertFailsLeavingTableUnchanged(
+        type, row(1L, floats(1, 2, 3, 4)), "Column 'name' of the table is missing from the stream");
+  }
+
+  @Test
+  void extraColumn() {
+    RowType type =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+            DataTypes.FIELD("name", DataTypes.STRING()),
+            vec(),
+            DataTypes.FIELD("extra", DataTypes.INT()));
+    assertFailsLeavingTableUnchanged(
+        type,
+        row(1L, StringData.fromString("a"), floats(1, 2, 3, 4), 5),
+        "Column 'extra' of the stream does not exist in the table");
+  }
+
+  @Test
+  void incompatibleType() {
+    RowType type =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+            DataTypes.FIELD("name", DataTypes.INT()),
+            vec());
+    assertFailsLeavingTableUnchanged(
+        type,
+        row(1L, 5, floats(1, 2, 3, 4)),
+        "Column 'name' has stream type INT, which cannot be written to table type Utf8");
+  }
+
+  @Test
+  void nullableStreamColumnIntoNotNullTableColumn() {
+    RowType type =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT()),
+            DataTypes.FIELD("name", DataTypes.STRING()),
+            vec());
+    assertFailsLeavingTableUnchanged(
+        type,
+        row(1L, StringData.fromString("a"), floats(1, 2, 3, 4)),
+        "Column 'id' is nullable in the stream (BIGINT) but NOT NULL in the table");
+  }
+
+  @Test
+  void nullValueIntoNotNullColumn() {
+    RowType type =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+            DataTypes.FIELD("name", DataTypes.STRING()),
+            vec());
+    assertValueFailsLeavingTableUnchanged(
+        type,
+        row(null, StringData.fromString("a"), floats(1, 2, 3, 4)),
+        "record #2 of subtask 0 of 1: Column 'id': null value for a NOT NULL column");
+  }
+
+  @Test
+  void wrongVectorDimension() {
+    RowType type =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+            DataTypes.FIELD("name", DataTypes.STRING()),
+            vec());
+    assertValueFailsLeavingTableUnchanged(
+        type,
+        row(7L, StringData.fromString("a"), floats(1, 2, 3)),
+        "record #2 of subtask 0 of 1: Column 'vec': expected a vector of dimension 4, got 3");
+  }
+
+  @Test
+  void unreachablePathIsNamed() throws Exception {
+    Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
+    String path = file.resolve("table").toString();
+    RowType type = rowType(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()));
+    assertThatThrownBy(() -> runJob(path, Map.of(), type, List.of(GenericRowData.of(1L))))
+        .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains("Lance table '" + path + "'"));
+  }
+
+  @Test
+  void unreachableObjectStoreIsNamed() {
+    String path = "s3://no-such-bucket/table";
+    Map<String, String> storage =
+        Map.of(
+            "aws_access_key_id", "x",
+            "aws_secret_access_key", "y",
+            "aws_region", "us-east-1",
+            "aws_endpoint", "http://127.0.0.1:9",
+            "allow_http", "true",
+            "connect_timeout", "1s",
+            "timeout", "2s",
+            "client_max_retries", "0");
+    RowType type = rowType(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()));
+    assertThatThrownBy(() -> runJob(path, storage, type, List.of(GenericRowData.of(1L))))
+        .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains("Lance table '" + path + "'"));
+  }
+
+  /** Schema errors: the job fails when the writer opens, before any record. */
+  private void assertFailsLeavingTableUnchanged(RowType type, RowData record, String message) {
+    assertFailsLeavingTableUnchanged(type, List.of(record), message);
+  }
+
+  /** Value errors: one good record, then the bad one (record #2). */
+  private void assertValueFailsLeavingTableUnchanged(RowType type, RowData bad, String message) {
+    RowData good = row(0L, StringData.fromString("ok"), floats(0, 0, 0, 0));
+    assertFailsLeavingTableUnchanged(type, List.of(good, bad), message);
+  }
+
+  private void assertFailsLeavingTableUnchanged(RowType type, List<RowData> rows, String message) {
+    assertThatThrownBy(() -> runJob(table, Map.of(), type, rows))
+        .satisfies(
+            e -> assertThat(ExceptionUtils.stringifyException(e)).contains(message));
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(1);
+    assertThat(LanceTestTables.countRows(table)).isZero();
+  }
+
+  private static void runJob(
+      String path, Map<String, String> storage, RowType type, List<RowData> rows) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.enableCheckpointing(100);
+    env.fromData(rows, InternalTypeInfo.of(type))
+        .sinkTo(LanceSink.forRowData(type).path(path).storageOptions(storage).build());
+    env.execute();
+  }
+
+  private static RowType rowType(DataTypes.Field... fields) {
+    DataType type = DataTypes.ROW(fields).notNull();
+    return (RowType) type.getLogicalType();
+  }
+
+  private static DataTypes.Field vec() {
+    return DataTypes.FIELD("vec", DataTypes.ARRAY(DataTypes.FLOAT()));
+  }
+
+  private static GenericArrayData floats(float... values) {
+    return new GenericArrayData(values);
+  }
+
+  private static RowData row(Object... values) {
+    return GenericRowData.of(values);
+  }
+}
