@@ -2,7 +2,6 @@ package dev.flinklance.sink.committer;
 
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.table.LanceTable;
-import dev.flinklance.sink.table.LanceTableException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -14,10 +13,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.lance.CommitBuilder;
 import org.lance.Dataset;
-import org.lance.Transaction;
-import org.lance.operation.Append;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -41,6 +37,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   private static final long MAX_BACKOFF_MS = 8_000;
 
   private final LanceSinkConfig config;
+  private final AppendCommit append;
   private final LanceTable table;
   private final OptionalLong restoredCheckpointId;
   private final CommitterMetrics metrics;
@@ -49,7 +46,12 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   private Dataset dataset;
 
   public LanceCommitter(LanceSinkConfig config, CommitterInitContext context) {
+    this(config, context, new AppendCommit(config.table(), config.commitMaxConflictRetries()));
+  }
+
+  LanceCommitter(LanceSinkConfig config, CommitterInitContext context, AppendCommit append) {
     this.config = config;
+    this.append = append;
     this.table = config.table();
     this.restoredCheckpointId = context.getRestoredCheckpointId();
     this.metrics = new CommitterMetrics(context.metricGroup());
@@ -131,22 +133,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   private void commitOnce(LanceCommittable committable) {
     long start = System.nanoTime();
     Dataset current = dataset();
-    Dataset committed;
-    try (Transaction transaction =
-        new Transaction.Builder()
-            .readVersion(current.version())
-            .operation(Append.builder().fragments(committable.fragments()).build())
-            .transactionProperties(CommitStamp.of(committable))
-            .build()) {
-      committed =
-          new CommitBuilder(current)
-              .writeParams(table.storageOptions())
-              .maxRetries(config.commitMaxConflictRetries())
-              .execute(transaction);
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceTableException(
-          table.uri(), "cannot commit checkpoint " + committable.checkpointId(), e);
-    }
+    Dataset committed = append.commit(current, committable);
     current.close();
     dataset = committed;
     long durationMs = (System.nanoTime() - start) / 1_000_000;

@@ -58,6 +58,13 @@ public final class LanceTestTables {
     }
   }
 
+  public static int fragmentCount(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator)) {
+      return dataset.getFragments().size();
+    }
+  }
+
   /** All values of the given columns, row by row, as Arrow's Java objects. */
   public static List<List<Object>> readColumns(String uri, List<String> columns) {
     List<List<Object>> rows = new ArrayList<>();

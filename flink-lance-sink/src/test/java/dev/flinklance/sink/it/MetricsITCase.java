@@ -1,0 +1,85 @@
+package dev.flinklance.sink.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.testing.LanceTestTables;
+import dev.flinklance.sink.testing.TestRows;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** Flink's standard sink metrics on the writer, and the committer's Lance metrics. */
+class MetricsITCase {
+  private static final int ROWS = 3_000;
+  private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER =
+      new MiniClusterExtension(
+          new MiniClusterResourceConfiguration.Builder()
+              .setNumberTaskManagers(1)
+              .setNumberSlotsPerTaskManager(2)
+              .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
+              .build());
+
+  @TempDir Path dir;
+
+  @Test
+  void reportsRecordsBytesAndCommits() throws Exception {
+    String table = dir.resolve("t").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.enableCheckpointing(100);
+    env.fromSource(TestRows.source(ROWS), WatermarkStrategy.noWatermarks(), "ids")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
+    JobID job = env.execute().getJobID();
+
+    assertThat(sumOf(writerMetrics(job, "numRecordsSend"))).isEqualTo(ROWS);
+    assertThat(sumOf(writerMetrics(job, "numBytesSend"))).isEqualTo(dataFileBytes(table));
+
+    Map<String, Metric> committer = REPORTER.findMetrics(job, "lance");
+    assertThat(sumOf(named(committer, "lanceCommittedRows"))).isEqualTo(ROWS);
+    assertThat(sumOf(named(committer, "lanceCommittedFragments")))
+        .isEqualTo(LanceTestTables.fragmentCount(table));
+    assertThat(sumOf(named(committer, "lanceDedupedCommits"))).isZero();
+    assertThat(named(committer, "lanceLastCommittedVersion"))
+        .anySatisfy(m -> assertThat(((Gauge<?>) m).getValue()).isEqualTo(LanceTestTables.latestVersion(table)));
+    assertThat(named(committer, "lanceLastCommitDurationMs"))
+        .anySatisfy(m -> assertThat((Long) ((Gauge<?>) m).getValue()).isGreaterThanOrEqualTo(0L));
+  }
+
+  private static Stream<Metric> writerMetrics(JobID job, String name) {
+    return REPORTER.findMetrics(job, name).entrySet().stream()
+        .filter(e -> e.getKey().contains("Writer"))
+        .map(Map.Entry::getValue);
+  }
+
+  private static Stream<Metric> named(Map<String, Metric> metrics, String name) {
+    return metrics.entrySet().stream().filter(e -> e.getKey().endsWith("." + name)).map(Map.Entry::getValue);
+  }
+
+  private static long sumOf(Stream<Metric> metrics) {
+    return metrics.mapToLong(m -> ((Counter) m).getCount()).sum();
+  }
+
+  private static long dataFileBytes(String table) throws Exception {
+    try (Stream<Path> files = Files.list(Path.of(table, "data"))) {
+      return files.mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+}
