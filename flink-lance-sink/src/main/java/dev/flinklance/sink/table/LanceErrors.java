@@ -14,6 +14,12 @@ public final class LanceErrors {
     return message.contains("was not found") || message.startsWith("Not found");
   }
 
+  /** Another transaction won the race for the version this commit wanted. */
+  public static boolean isCommitConflict(Throwable e) {
+    String message = String.valueOf(e.getMessage());
+    return message.contains("Retryable commit conflict") || message.contains("incompatible with concurrent");
+  }
+
   public static boolean isAlreadyExists(Throwable e) {
     return String.valueOf(e.getMessage()).contains("already exists");
   }

@@ -65,6 +65,20 @@ public final class LanceTestTables {
     }
   }
 
+  /** Commits fragments as a plain, unstamped Append (another writer's commit). */
+  public static void appendFragments(String uri, List<org.lance.FragmentMetadata> fragments) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator);
+        Transaction append =
+            new Transaction.Builder()
+                .readVersion(dataset.version())
+                .operation(org.lance.operation.Append.builder().fragments(fragments).build())
+                .build();
+        Dataset ignored = new org.lance.CommitBuilder(dataset).execute(append)) {
+      // committed
+    }
+  }
+
   /** All values of the given columns, row by row, as Arrow's Java objects. */
   public static List<List<Object>> readColumns(String uri, List<String> columns) {
     List<List<Object>> rows = new ArrayList<>();

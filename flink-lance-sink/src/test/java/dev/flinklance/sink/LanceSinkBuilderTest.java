@@ -1,0 +1,118 @@
+package dev.flinklance.sink;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flinklance.sink.arrow.UnsupportedTypeException;
+import dev.flinklance.sink.testing.TestRows;
+import java.util.Map;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.types.logical.RowType;
+import org.junit.jupiter.api.Test;
+
+/** Misconfiguration fails at build time, naming the option or column. */
+class LanceSinkBuilderTest {
+
+  @Test
+  void buildsWithDefaults() {
+    LanceSink<?> sink = LanceSink.forRowData(TestRows.ROW_TYPE).path(" /tmp/t ").build();
+    LanceSinkConfig config = sink.config();
+    assertThat(config.table().uri()).isEqualTo("/tmp/t");
+    assertThat(config.commitUser()).isNull();
+    assertThat(config.maxRowsPerFile()).isEqualTo(1_000_000);
+    assertThat(config.maxBufferBytes()).isEqualTo(MemorySize.ofMebiBytes(64).getBytes());
+    assertThat(config.stableRowIds()).isFalse();
+    assertThat(config.vectorColumns()).isEmpty();
+  }
+
+  @Test
+  void carriesEverySetting() {
+    LanceSinkConfig config =
+        LanceSink.forRowData(vectorRow())
+            .path("s3://bucket/t")
+            .storageOptions(Map.of("aws_region", "eu-west-1"))
+            .commitUser("ingest")
+            .maxRowsPerFile(10)
+            .maxBufferBytes(2L << 20)
+            .stableRowIds(true)
+            .vectorColumn("embedding", 8)
+            .set(LanceSinkOptions.DEDUPE_MAX_VERSIONS, 7)
+            .build()
+            .config();
+    assertThat(config.table().storageOptions()).containsEntry("aws_region", "eu-west-1");
+    assertThat(config.commitUser()).isEqualTo("ingest");
+    assertThat(config.maxRowsPerFile()).isEqualTo(10);
+    assertThat(config.maxBufferBytes()).isEqualTo(2L << 20);
+    assertThat(config.stableRowIds()).isTrue();
+    assertThat(config.vectorColumns()).containsExactly(Map.entry("embedding", 8));
+    assertThat(config.dedupeMaxVersions()).isEqualTo(7);
+  }
+
+  @Test
+  void pathIsRequired() {
+    assertThatThrownBy(() -> LanceSink.forRowData(TestRows.ROW_TYPE).build())
+        .hasMessage("Invalid Lance sink option 'path': must be set to the table's URI");
+  }
+
+  @Test
+  void numericOptionsAreRangeChecked() {
+    assertThatThrownBy(() -> sinkAt().maxRowsPerFile(0).build())
+        .hasMessageContaining("'write.max-rows-per-file': must be positive, got 0");
+    assertThatThrownBy(() -> sinkAt().maxBufferBytes(1024).build())
+        .hasMessageContaining("'write.max-buffer-size': must be at least 1 mb");
+    assertThatThrownBy(() -> sinkAt().set(LanceSinkOptions.COMMIT_MAX_ATTEMPTS, 0).build())
+        .hasMessageContaining("'commit.max-attempts'");
+    assertThatThrownBy(() -> sinkAt().commitUser(" ").build())
+        .hasMessageContaining("'commit-user': must not be blank");
+  }
+
+  @Test
+  void vectorColumnsAreChecked() {
+    assertThatThrownBy(() -> LanceSink.forRowData(vectorRow()).path("/t").vectorColumn("nope", 4).build())
+        .hasMessageContaining("Vector column 'nope' does not exist");
+    assertThatThrownBy(() -> LanceSink.forRowData(vectorRow()).path("/t").vectorColumn("id", 4).build())
+        .hasMessageContaining("Vector column 'id' must be an ARRAY of a numeric type, but is BIGINT");
+    assertThatThrownBy(() -> LanceSink.forRowData(vectorRow()).path("/t").vectorColumn("embedding", 0).build())
+        .hasMessageContaining("Vector column 'embedding' needs a positive dimension, got 0");
+    assertThatThrownBy(
+            () ->
+                LanceSink.forRowData(vectorRow())
+                    .path("/t")
+                    .set(LanceSinkOptions.VECTOR_COLUMNS, Map.of("embedding", "x"))
+                    .build())
+        .hasMessageContaining("'vector-columns': dimension of 'embedding' is not a number: 'x'");
+  }
+
+  @Test
+  void unsupportedTypesFailAtBuildTimeNamingTheColumn() {
+    RowType interval =
+        (RowType)
+            DataTypes.ROW(
+                    DataTypes.FIELD(
+                        "nested",
+                        DataTypes.ROW(DataTypes.FIELD("span", DataTypes.INTERVAL(DataTypes.DAY())))))
+                .getLogicalType();
+    assertThatThrownBy(() -> LanceSink.forRowData(interval).path("/t").build())
+        .isInstanceOf(UnsupportedTypeException.class)
+        .hasMessageStartingWith("Column 'nested.span' has type INTERVAL");
+    RowType multiset =
+        (RowType)
+            DataTypes.ROW(DataTypes.FIELD("tags", DataTypes.ARRAY(DataTypes.MULTISET(DataTypes.INT()))))
+                .getLogicalType();
+    assertThatThrownBy(() -> LanceSink.forRowData(multiset).path("/t").build())
+        .hasMessageStartingWith("Column 'tags[]' has type MULTISET<INT>");
+  }
+
+  private static LanceSinkBuilder<?> sinkAt() {
+    return LanceSink.forRowData(TestRows.ROW_TYPE).path("/t");
+  }
+
+  private static RowType vectorRow() {
+    return (RowType)
+        DataTypes.ROW(
+                DataTypes.FIELD("id", DataTypes.BIGINT()),
+                DataTypes.FIELD("embedding", DataTypes.ARRAY(DataTypes.FLOAT())))
+            .getLogicalType();
+  }
+}
