@@ -16,6 +16,9 @@ import org.apache.flink.table.types.logical.RowType;
  * the stream's schema can be written to the table at all.
  */
 public final class ArrowBatchWriter implements AutoCloseable {
+  /** Rows a fresh batch has room for; vectors grow by doubling from here. */
+  private static final int INITIAL_CAPACITY = 1024;
+
   private final VectorSchemaRoot root;
   private final List<FieldWriter<?>> writers;
   private final int[] streamPositions;
@@ -44,8 +47,9 @@ public final class ArrowBatchWriter implements AutoCloseable {
         writers.add(
             FieldWriters.create(tableColumns.get(i), streamType.getTypeAt(positions[i]), vectors.get(i)));
       }
-      root.allocateNew();
-      return new ArrowBatchWriter(root, writers, positions);
+      ArrowBatchWriter batch = new ArrowBatchWriter(root, writers, positions);
+      batch.allocate();
+      return batch;
     } catch (RuntimeException e) {
       root.close();
       throw e;
@@ -67,17 +71,46 @@ public final class ArrowBatchWriter implements AutoCloseable {
     return rowCount;
   }
 
+  /**
+   * True if the next row makes the batch's vectors grow (Arrow doubles them) and the grown batch
+   * would hold more than {@code limitBytes}. Checking before the growth, not after, is what keeps
+   * a batch under its memory limit.
+   */
+  public boolean nextRowWouldOutgrow(long allocatedBytes, long limitBytes) {
+    return rowCount > 0 && rowCount >= capacity() && allocatedBytes * 2 > limitBytes;
+  }
+
+  /** Rows every top-level vector has room for without growing. */
+  private int capacity() {
+    int capacity = Integer.MAX_VALUE;
+    for (FieldVector vector : root.getFieldVectors()) {
+      capacity = Math.min(capacity, vector.getValueCapacity());
+    }
+    return capacity;
+  }
+
   /** The batch with its row count set, ready to hand to Lance. Valid until {@link #reset()}. */
   public VectorSchemaRoot seal() {
     root.setRowCount(rowCount);
     return root;
   }
 
-  /** Releases the batch's buffers and starts an empty one. */
+  /**
+   * Releases the batch's buffers and starts an empty, small one. Arrow vectors otherwise
+   * re-allocate the capacity they last reached, so a batch flushed for being full would start
+   * the next one already full.
+   */
   public void reset() {
     root.clear();
-    root.allocateNew();
+    allocate();
     rowCount = 0;
+  }
+
+  private void allocate() {
+    for (FieldVector vector : root.getFieldVectors()) {
+      vector.setInitialCapacity(INITIAL_CAPACITY);
+    }
+    root.allocateNew();
   }
 
   @Override

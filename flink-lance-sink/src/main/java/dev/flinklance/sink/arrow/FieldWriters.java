@@ -234,13 +234,21 @@ final class FieldWriters {
     String elementPath = path + "[]";
     if (vector instanceof FixedSizeListVector) {
       FixedSizeListVector vectors = (FixedSizeListVector) vector;
+      FieldVector child = vectors.getDataVector();
       return new VectorWriter(
-          vectors, path, create(elementPath, type.getElementType(), vectors.getDataVector()));
+          vectors,
+          path,
+          create(elementPath, type.getElementType(), child),
+          BulkElementCopier.of(type.getElementType(), child));
     }
     if (vector instanceof ListVector && !(vector instanceof MapVector)) {
       ListVector list = (ListVector) vector;
+      FieldVector child = list.getDataVector();
       return new ListWriter(
-          list, path, create(elementPath, type.getElementType(), list.getDataVector()));
+          list,
+          path,
+          create(elementPath, type.getElementType(), child),
+          BulkElementCopier.of(type.getElementType(), child));
     }
     return null;
   }

@@ -6,11 +6,15 @@ import org.apache.flink.table.data.ArrayData;
 /** ARRAY into an Arrow List. */
 final class ListWriter extends FieldWriter<ListVector> {
   private final FieldWriter<?> elementWriter;
+  private final BulkElementCopier bulk;
   private final ValueReader elements = new ValueReader();
 
-  ListWriter(ListVector vector, String path, FieldWriter<?> elementWriter) {
+  /** @param bulk fast path for null-free primitive elements, or null */
+  ListWriter(
+      ListVector vector, String path, FieldWriter<?> elementWriter, BulkElementCopier bulk) {
     super(vector, path);
     this.elementWriter = elementWriter;
+    this.bulk = bulk;
   }
 
   @Override
@@ -18,9 +22,11 @@ final class ListWriter extends FieldWriter<ListVector> {
     ArrayData array = source.getArray(pos);
     int size = array.size();
     int start = vector.startNewValue(index);
-    elements.pointTo(array);
-    for (int i = 0; i < size; i++) {
-      elementWriter.write(elements, i, start + i);
+    if (bulk == null || !bulk.copy(array, start)) {
+      elements.pointTo(array);
+      for (int i = 0; i < size; i++) {
+        elementWriter.write(elements, i, start + i);
+      }
     }
     vector.endValue(index, size);
   }

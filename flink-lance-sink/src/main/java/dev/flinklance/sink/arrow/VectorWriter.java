@@ -6,12 +6,19 @@ import org.apache.flink.table.data.ArrayData;
 /** A fixed-dimension vector (ARRAY into Arrow FixedSizeList); the dimension is checked per row. */
 final class VectorWriter extends FieldWriter<FixedSizeListVector> {
   private final FieldWriter<?> elementWriter;
+  private final BulkElementCopier bulk;
   private final int dimension;
   private final ValueReader elements = new ValueReader();
 
-  VectorWriter(FixedSizeListVector vector, String path, FieldWriter<?> elementWriter) {
+  /** @param bulk fast path for null-free primitive elements, or null */
+  VectorWriter(
+      FixedSizeListVector vector,
+      String path,
+      FieldWriter<?> elementWriter,
+      BulkElementCopier bulk) {
     super(vector, path);
     this.elementWriter = elementWriter;
+    this.bulk = bulk;
     this.dimension = vector.getListSize();
   }
 
@@ -25,6 +32,9 @@ final class VectorWriter extends FieldWriter<FixedSizeListVector> {
     }
     vector.setNotNull(index);
     int start = index * dimension;
+    if (bulk != null && bulk.copy(array, start)) {
+      return;
+    }
     elements.pointTo(array);
     for (int i = 0; i < dimension; i++) {
       elementWriter.write(elements, i, start + i);

@@ -70,6 +70,8 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
       allocator.close();
       throw e;
     }
+    context.metricGroup().gauge("lanceArrowPeakBytes", allocator::getPeakMemoryAllocation);
+    context.metricGroup().gauge("lanceBufferedRows", batch::rowCount);
   }
 
   /** MAP columns need Lance file format 2.2; otherwise the user's choice or Lance's default. */
@@ -93,6 +95,9 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
   public void write(T element, Context context) {
     recordsSeen++;
     RowData row = toRowData.apply(element);
+    if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), config.maxBufferBytes())) {
+      writeBufferedRows();
+    }
     try {
       batch.write(row);
     } catch (InvalidValueException e) {
@@ -103,6 +108,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
           e);
     }
     recordsSent.inc();
+    // Variable-width data (strings, lists) grows by bytes, not rows: the backstop.
     if (batch.rowCount() >= config.maxRowsPerFile()
         || allocator.getAllocatedMemory() >= config.maxBufferBytes()) {
       writeBufferedRows();

@@ -1,0 +1,37 @@
+package dev.flinklance.sink.bench;
+
+import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.committer.LanceCommittable;
+import dev.flinklance.sink.committer.LanceCommitter;
+import dev.flinklance.sink.testing.RecordingCommitRequest;
+import dev.flinklance.sink.testing.TestCommitterContext;
+import dev.flinklance.sink.testing.TestFragments;
+import java.util.List;
+import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
+
+/** Drives the real committer one checkpoint at a time and times only the commit itself. */
+final class CommitterProbe implements AutoCloseable {
+  private final LanceSinkConfig config;
+  private final LanceCommitter committer;
+
+  CommitterProbe(LanceSinkConfig config) {
+    this.config = config;
+    TestFragments.createTable(config.table().uri());
+    this.committer = new LanceCommitter(config, TestCommitterContext.fresh());
+  }
+
+  /** Writes one small fragment (untimed), then commits it as checkpoint {@code id}; nanos. */
+  long commitCheckpoint(long id) throws Exception {
+    LanceCommittable committable =
+        new LanceCommittable("bench", id, "bench-job", TestFragments.write(config.table().uri(), id));
+    List<CommitRequest<LanceCommittable>> requests = List.of(new RecordingCommitRequest<>(committable));
+    long start = System.nanoTime();
+    committer.commit(requests);
+    return System.nanoTime() - start;
+  }
+
+  @Override
+  public void close() throws Exception {
+    committer.close();
+  }
+}

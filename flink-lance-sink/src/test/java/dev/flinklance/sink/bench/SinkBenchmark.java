@@ -1,0 +1,225 @@
+package dev.flinklance.sink.bench;
+
+import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.LanceSinkOptions;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.connector.datagen.source.GeneratorFunction;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.lance.CommitBuilder;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.Transaction;
+import org.lance.WriteParams;
+import org.lance.operation.Append;
+
+/**
+ * Throughput of {@link LanceSink} against raw Lance on the same data, measured in one run, and the
+ * committer's cost per checkpoint as the table's history grows. Prints results; asserts nothing.
+ *
+ * <p>Run with {@code bin/bench [rows] [repetitions]}.
+ */
+public final class SinkBenchmark {
+  private static final long BUFFER_BYTES = MemorySize.ofMebiBytes(64).getBytes();
+  private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+  private final Path work;
+  private final MiniCluster cluster;
+  private int runs;
+
+  private SinkBenchmark(Path work, MiniCluster cluster) {
+    this.work = work;
+    this.cluster = cluster;
+  }
+
+  public static void main(String[] args) throws Exception {
+    long rows = args.length > 0 ? Long.parseLong(args[0]) : 100_000;
+    int repetitions = args.length > 1 ? Integer.parseInt(args[1]) : 3;
+    Path work = Files.createTempDirectory("flink-lance-bench");
+    Configuration config = REPORTER.addToConfiguration(new Configuration());
+    try (MiniCluster cluster =
+        new MiniCluster(
+            new MiniClusterConfiguration.Builder()
+                .setConfiguration(config)
+                .setNumTaskManagers(1)
+                .setNumSlotsPerTaskManager(2)
+                .build())) {
+      cluster.start();
+      TestStreamEnvironment.setAsContext(cluster, 1);
+      new SinkBenchmark(work, cluster).run(rows, repetitions);
+    } finally {
+      TestStreamEnvironment.unsetAsContext();
+      deleteRecursively(work);
+    }
+  }
+
+  private void run(long rows, int repetitions) throws Exception {
+    System.out.printf(
+        "flink-lance sink benchmark: %,d rows (id, category, score, %d-dim float vector), %d"
+            + " repetitions, median reported%n",
+        rows, BenchRows.DIMENSION, repetitions);
+    rawLance(10_000);
+    sink(10_000);
+
+    List<Double> raw = new ArrayList<>();
+    List<Double> sink = new ArrayList<>();
+    for (int i = 0; i < repetitions; i++) {
+      raw.add(rawLance(rows));
+      sink.add(sink(rows));
+    }
+    double rawRate = median(raw);
+    double sinkRate = median(sink);
+    double bytesPerRow = 8 + 12 + 8 + BenchRows.DIMENSION * 4;
+    System.out.printf("  raw Lance (Fragment.write + 1 commit): %,12.0f rows/s  %7.1f MB/s%n", rawRate, rawRate * bytesPerRow / 1e6);
+    System.out.printf("  LanceSink (MiniCluster, parallelism 1): %,12.0f rows/s  %7.1f MB/s%n", sinkRate, sinkRate * bytesPerRow / 1e6);
+    System.out.printf("  sink / raw: %.2f   (target >= 0.85)%n", sinkRate / rawRate);
+    System.out.printf(
+        "  writer Arrow peak: %.1f MB with write.max-buffer-size %.1f MB%n",
+        writerPeakBytes() / 1e6, BUFFER_BYTES / 1e6);
+
+    committerCostByHistory();
+  }
+
+  /** The baseline: generate straight into Arrow, write fragment files, commit once. */
+  private double rawLance(long rows) throws Exception {
+    String uri = newTable();
+    long batchRows = BUFFER_BYTES / (8 + 12 + 8 + BenchRows.DIMENSION * 4);
+    long start = System.nanoTime();
+    try (BufferAllocator allocator = new RootAllocator()) {
+      try (Dataset created =
+          Dataset.write()
+              .allocator(allocator)
+              .uri(uri)
+              .schema(BenchRows.ARROW_SCHEMA)
+              .mode(WriteParams.WriteMode.CREATE)
+              .execute()) {
+        List<FragmentMetadata> fragments = new ArrayList<>();
+        for (long from = 0; from < rows; from += batchRows) {
+          try (VectorSchemaRoot root = VectorSchemaRoot.create(BenchRows.ARROW_SCHEMA, allocator)) {
+            BenchRows.fill(root, from, Math.min(rows, from + batchRows));
+            fragments.addAll(Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute());
+          }
+        }
+        try (Transaction append =
+                new Transaction.Builder()
+                    .readVersion(created.version())
+                    .operation(Append.builder().fragments(fragments).build())
+                    .build();
+            Dataset ignored = new CommitBuilder(created).execute(append)) {
+          // one commit for the whole run
+        }
+      }
+    }
+    return rows / seconds(start);
+  }
+
+  /** The same rows through a bounded job: generator, LanceSink, commit at end of input. */
+  private double sink(long rows) throws Exception {
+    String uri = newTable();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromSource(
+            new DataGeneratorSource<>(
+                (GeneratorFunction<Long, RowData>) BenchRows::row,
+                rows,
+                RateLimiterStrategy.noOp(),
+                InternalTypeInfo.of(BenchRows.ROW_TYPE)),
+            WatermarkStrategy.noWatermarks(),
+            "rows")
+        .sinkTo(
+            LanceSink.forRowData(BenchRows.ROW_TYPE)
+                .path(uri)
+                .vectorColumn("embedding", BenchRows.DIMENSION)
+                .maxBufferBytes(BUFFER_BYTES)
+                .build());
+    JobExecutionResult result = env.execute("bench-" + runs);
+    return rows / (result.getNetRuntime() / 1000.0);
+  }
+
+  private long writerPeakBytes() {
+    return REPORTER.findGroups("Writer").stream()
+        .flatMap(group -> REPORTER.getMetricsByGroup(group).entrySet().stream())
+        .filter(e -> e.getKey().equals("lanceArrowPeakBytes"))
+        .mapToLong(e -> (Long) ((Gauge<?>) e.getValue()).getValue())
+        .max()
+        .orElse(-1);
+  }
+
+  /**
+   * Commits one small fragment per simulated checkpoint through the real committer and reports
+   * the mean commit time around version 10 and around version 1,000.
+   */
+  private void committerCostByHistory() throws Exception {
+    try (CommitterProbe warmUp = new CommitterProbe(committerConfig())) {
+      for (int checkpoint = 1; checkpoint <= 200; checkpoint++) {
+        warmUp.commitCheckpoint(checkpoint);
+      }
+    }
+    try (CommitterProbe probe = new CommitterProbe(committerConfig())) {
+      long[] nanos = new long[1_000];
+      for (int checkpoint = 1; checkpoint <= nanos.length; checkpoint++) {
+        nanos[checkpoint - 1] = probe.commitCheckpoint(checkpoint);
+      }
+      double at10 = medianMicros(nanos, 1, 21);
+      double at1000 = medianMicros(nanos, 980, 1_000);
+      System.out.printf(
+          "  committer per checkpoint (median of 20): %.2f ms at ~10 versions, %.2f ms at"
+              + " ~1,000 versions; ratio %.2f (target <= 1.5)%n",
+          at10 / 1000, at1000 / 1000, at1000 / at10);
+    }
+  }
+
+  private LanceSinkConfig committerConfig() {
+    Configuration conf = new Configuration();
+    conf.set(LanceSinkOptions.PATH, newTable());
+    return LanceSinkConfig.from(conf);
+  }
+
+  private static double medianMicros(long[] nanos, int from, int to) {
+    long[] window = Arrays.copyOfRange(nanos, from, to);
+    Arrays.sort(window);
+    return window[window.length / 2] / 1000.0;
+  }
+
+  private String newTable() {
+    return work.resolve("t" + (runs++)).toString();
+  }
+
+  private static double seconds(long startNanos) {
+    return (System.nanoTime() - startNanos) / 1e9;
+  }
+
+  private static double median(List<Double> values) {
+    List<Double> sorted = new ArrayList<>(values);
+    sorted.sort(Double::compare);
+    return sorted.get(sorted.size() / 2);
+  }
+
+  private static void deleteRecursively(Path path) throws Exception {
+    try (var files = Files.walk(path)) {
+      files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+    }
+  }
+
+}
