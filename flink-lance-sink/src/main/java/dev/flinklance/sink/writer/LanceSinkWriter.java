@@ -18,6 +18,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.RowKind;
 import org.apache.flink.util.function.SerializableFunction;
 import org.lance.FragmentMetadata;
 import org.lance.fragment.DataFile;
@@ -95,6 +96,13 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
   public void write(T element, Context context) {
     recordsSeen++;
     RowData row = toRowData.apply(element);
+    if (row.getRowKind() == RowKind.DELETE || row.getRowKind() == RowKind.UPDATE_BEFORE) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Lance sink for '%s' appends rows and cannot apply record #%d of %s with row kind"
+                  + " %s. Record: %s",
+              config.table().uri(), recordsSeen, subtask, row.getRowKind(), abbreviate(row)));
+    }
     if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), config.maxBufferBytes())) {
       writeBufferedRows();
     }

@@ -145,6 +145,21 @@ class BadInputITCase {
   }
 
   @Test
+  void retractionsAreRejected() {
+    RowType type =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+            DataTypes.FIELD("name", DataTypes.STRING()),
+            vec());
+    RowData delete = row(9L, StringData.fromString("gone"), floats(1, 2, 3, 4));
+    delete.setRowKind(org.apache.flink.types.RowKind.DELETE);
+    assertValueFailsLeavingTableUnchanged(
+        type,
+        delete,
+        "appends rows and cannot apply record #2 of subtask 0 of 1 with row kind DELETE");
+  }
+
+  @Test
   void unreachablePathIsNamed() throws Exception {
     Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
     String path = file.resolve("table").toString();

@@ -18,6 +18,12 @@ import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
+import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -61,6 +67,57 @@ class MetricsITCase {
         .anySatisfy(m -> assertThat(((Gauge<?>) m).getValue()).isEqualTo(LanceTestTables.latestVersion(table)));
     assertThat(named(committer, "lanceLastCommitDurationMs"))
         .anySatisfy(m -> assertThat((Long) ((Gauge<?>) m).getValue()).isGreaterThanOrEqualTo(0L));
+  }
+
+  /**
+   * A 1 MB buffer over ~6 MB of vectors: the writer rolls several fragment files, each batch
+   * stays under the limit, and every row arrives once.
+   */
+  @Test
+  void writerBufferStaysWithinMaxBufferSize() throws Exception {
+    String table = dir.resolve("t").toString();
+    long maxBuffer = 1 << 20;
+    int rows = 20_000;
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromSequence(0, rows - 1)
+        .map(VectorRows::row)
+        .returns(VectorRows.TYPE_INFO)
+        .sinkTo(
+            LanceSink.forRowData(VectorRows.TYPE)
+                .path(table)
+                .vectorColumn("embedding", VectorRows.DIMENSION)
+                .maxBufferBytes(maxBuffer)
+                .build());
+    JobID job = env.execute().getJobID();
+
+    assertThat(LanceTestTables.readLongs(table, "id")).hasSize(rows).doesNotHaveDuplicates();
+    long dataBytes = rows * (8L + VectorRows.DIMENSION * 4L);
+    assertThat(LanceTestTables.fragmentCount(table))
+        .as("about one fragment file per buffer-full")
+        .isBetween((int) (dataBytes / maxBuffer), (int) (4 * dataBytes / maxBuffer));
+    assertThat(writerMetrics(job, "lanceArrowPeakBytes"))
+        .singleElement()
+        .satisfies(m -> assertThat((Long) ((Gauge<?>) m).getValue()).isBetween(1L, maxBuffer));
+  }
+
+  /** id BIGINT, embedding ARRAY<FLOAT> of 64 dimensions. */
+  static final class VectorRows {
+    static final int DIMENSION = 64;
+    static final RowType TYPE =
+        (RowType)
+            DataTypes.ROW(
+                    DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+                    DataTypes.FIELD("embedding", DataTypes.ARRAY(DataTypes.FLOAT().notNull())))
+                .notNull()
+                .getLogicalType();
+    static final InternalTypeInfo<RowData> TYPE_INFO = InternalTypeInfo.of(TYPE);
+
+    static RowData row(long id) {
+      float[] vector = new float[DIMENSION];
+      java.util.Arrays.fill(vector, id);
+      return GenericRowData.of(id, new GenericArrayData(vector));
+    }
   }
 
   private static Stream<Metric> writerMetrics(JobID job, String name) {
