@@ -15,6 +15,7 @@ import java.util.List;
 import java.util.UUID;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -44,13 +45,7 @@ class ExactlyOnceITCase {
 
   @Test
   void failureAfterACompletedCheckpointLosesAndDuplicatesNothing() throws Exception {
-    String table = dir.resolve("t").toString();
-    StreamExecutionEnvironment env = restartingEnv();
-    source(env)
-        .map(new Failures.FailAfterCheckpoint(token, 2))
-        .returns(TestRows.TYPE_INFO)
-        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
-    env.execute();
+    String table = runThrough(new Failures.FailAfterCheckpoint(token, 2));
 
     assertThat(Failures.fired(token)).as("the failure was injected").isTrue();
     assertExactlyOnce(table);
@@ -58,19 +53,25 @@ class ExactlyOnceITCase {
 
   @Test
   void checkpointDeclinedAfterWritersFlushedNeverBecomesVisible() throws Exception {
-    String table = dir.resolve("t").toString();
-    StreamExecutionEnvironment env = restartingEnv();
-    source(env)
-        .map(new Failures.DeclineCheckpoint(token, 2))
-        .returns(TestRows.TYPE_INFO)
-        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
-    env.execute();
+    String table = runThrough(new Failures.DeclineCheckpoint(token, 2));
 
     assertThat(Failures.fired(token)).as("the checkpoint was declined").isTrue();
     assertExactlyOnce(table);
     assertThat(LanceTestTables.unreferencedDataFiles(table))
         .as("fragment files the writers flushed for the declined checkpoint stay orphaned")
         .isNotEmpty();
+  }
+
+  /** Runs source, then {@code injector} chained in front of the sink writer; returns the table. */
+  private String runThrough(MapFunction<RowData, RowData> injector) throws Exception {
+    String table = dir.resolve("t").toString();
+    StreamExecutionEnvironment env = restartingEnv();
+    source(env)
+        .map(injector)
+        .returns(TestRows.TYPE_INFO)
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
+    env.execute();
+    return table;
   }
 
   @ParameterizedTest

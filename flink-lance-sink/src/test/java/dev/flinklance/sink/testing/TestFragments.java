@@ -25,12 +25,17 @@ public final class TestFragments {
   private TestFragments() {}
 
   public static void createTable(String uri) {
+    createTable(uri, SCHEMA);
+  }
+
+  /** Creates an empty table (version 1) with Lance's own API. */
+  public static void createTable(String uri, Schema schema) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset ignored =
             Dataset.write()
                 .allocator(allocator)
                 .uri(uri)
-                .schema(SCHEMA)
+                .schema(schema)
                 .mode(WriteParams.WriteMode.CREATE)
                 .execute()) {
       // created at version 1
