@@ -43,7 +43,7 @@ public final class CommitAggregator
   private static final Logger LOG = LoggerFactory.getLogger(CommitAggregator.class);
 
   private final String configuredCommitUser;
-  private final TreeMap<Long, List<FragmentMetadata>> pending = new TreeMap<>();
+  private transient TreeMap<Long, List<FragmentMetadata>> pending;
   private transient ListState<String> commitUserState;
   private transient String commitUser;
 
@@ -54,6 +54,7 @@ public final class CommitAggregator
   @Override
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
+    pending = new TreeMap<>();
     commitUserState =
         context
             .getOperatorStateStore()

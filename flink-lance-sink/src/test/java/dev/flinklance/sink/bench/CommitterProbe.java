@@ -7,7 +7,10 @@ import dev.flinklance.sink.testing.RecordingCommitRequest;
 import dev.flinklance.sink.testing.TestCommitterContext;
 import dev.flinklance.sink.testing.TestFragments;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
+import org.lance.Dataset;
 
 /** Drives the real committer one checkpoint at a time and times only the commit itself. */
 final class CommitterProbe implements AutoCloseable {
@@ -28,6 +31,14 @@ final class CommitterProbe implements AutoCloseable {
     long start = System.nanoTime();
     committer.commit(requests);
     return System.nanoTime() - start;
+  }
+
+  /** Merges the table's small fragments with Lance's own compaction, as a maintenance job would. */
+  void compact() {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(config.table().uri()).build()) {
+      dataset.compact();
+    }
   }
 
   @Override
