@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -84,6 +85,36 @@ class BoundedWriteITCase {
               assertThat(commit.properties()).containsKeys("flink.job-id", "flink-lance.version");
               assertThat(commit.operation()).isEqualTo("Append");
             });
+  }
+
+  /**
+   * Two sinks (two commit users) create and fill the same new table concurrently: Lance rebases
+   * their appends on each other, and neither loses rows.
+   */
+  @Test
+  void twoSinksShareATable() throws Exception {
+    String table = dir.resolve("shared").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.enableCheckpointing(100);
+    env.fromSource(TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(1_000)), WatermarkStrategy.noWatermarks(), "a")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).commitUser("a").build());
+    env.fromSource(TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(1_000)), WatermarkStrategy.noWatermarks(), "b")
+        .map(row -> TestRows.row(row.getLong(0) + ROWS))
+        .returns(TestRows.TYPE_INFO)
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).commitUser("b").build());
+    env.execute();
+
+    assertThat(LanceTestTables.readLongs(table, "id"))
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 2 * ROWS).boxed().toList());
+    for (String user : List.of("a", "b")) {
+      assertThat(LanceTestTables.sinkCommits(table))
+          .filteredOn(commit -> user.equals(commit.commitUser()))
+          .extracting(Commit::checkpointId)
+          .hasSizeGreaterThan(1)
+          .doesNotHaveDuplicates()
+          .isSorted();
+    }
   }
 
   private static void run(StreamExecutionEnvironment env, String table) throws Exception {
