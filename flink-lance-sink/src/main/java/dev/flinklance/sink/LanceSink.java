@@ -34,8 +34,8 @@ import org.apache.flink.util.function.SerializableFunction;
  * }</pre>
  *
  * Writers write fragment files in parallel; an aggregator folds each checkpoint's files into one
- * committable; the committer commits it as one Lance transaction once the checkpoint completes,
- * and skips it if a replay finds it committed already. See {@code docs/semantics.md}.
+ * committable; the committer commits it as one Lance transaction once the checkpoint completes, and
+ * skips it if a replay finds it committed already. See {@code docs/semantics.md}.
  */
 public class LanceSink<T>
     implements Sink<T>,
@@ -100,9 +100,9 @@ public class LanceSink<T>
   }
 
   /**
-   * All write results go to one aggregator subtask, and its committables to one committer
-   * subtask. The aggregator gets a uid only when the sink has one: Flink rejects a sub-operator
-   * uid under a sink without one.
+   * All write results go to one aggregator subtask, and its committables to one committer subtask.
+   * The aggregator gets a uid only when the sink has one: Flink rejects a sub-operator uid under a
+   * sink without one.
    */
   @Override
   public DataStream<CommittableMessage<LanceCommittable>> addPreCommitTopology(

@@ -21,8 +21,8 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 
 /**
- * The validated, immutable settings of one sink. Every option is checked here, once, with a
- * message that names the option.
+ * The validated, immutable settings of one sink. Every option is checked here, once, with a message
+ * that names the option.
  */
 public final class LanceSinkConfig implements Serializable {
   private static final long serialVersionUID = 1L;

@@ -22,10 +22,10 @@ import org.lance.Dataset;
 import org.lance.Transaction;
 
 /**
- * The README's demo: a bounded generator of click events with an 8-dimension embedding, written
- * by {@link LanceSink} into a local Lance table on an embedded Flink MiniCluster, checkpointing
- * every 500 ms. Afterwards it prints the row count and every table version with the checkpoint
- * that committed it.
+ * The README's demo: a bounded generator of click events with an 8-dimension embedding, written by
+ * {@link LanceSink} into a local Lance table on an embedded Flink MiniCluster, checkpointing every
+ * 500 ms. Afterwards it prints the row count and every table version with the checkpoint that
+ * committed it.
  *
  * <p>Usage: {@code bin/demo [table-path] [rows]}; default {@code demo-output/events.lance}.
  */
@@ -46,7 +46,8 @@ public final class QuickstartDemo {
   private QuickstartDemo() {}
 
   public static void main(String[] args) throws Exception {
-    String table = Path.of(args.length > 0 ? args[0] : "demo-output/events.lance").toAbsolutePath().toString();
+    String table =
+        Path.of(args.length > 0 ? args[0] : "demo-output/events.lance").toAbsolutePath().toString();
     long rows = args.length > 1 ? Long.parseLong(args[1]) : 20_000;
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
@@ -90,7 +91,9 @@ public final class QuickstartDemo {
         Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
       System.out.printf("%nLance table %s%n", uri);
       System.out.printf("rows: %,d   schema: %s%n%n", dataset.countRows(), dataset.getSchema());
-      System.out.printf("%-8s %-10s %-11s %-16s %s%n", "version", "operation", "checkpoint", "commit user", "rows");
+      System.out.printf(
+          "%-8s %-10s %-11s %-16s %s%n",
+          "version", "operation", "checkpoint", "commit user", "rows");
       for (long version = 1; version <= dataset.version(); version++) {
         try (Dataset at = dataset.checkoutVersion(version);
             Transaction txn = at.readTransaction().orElseThrow()) {

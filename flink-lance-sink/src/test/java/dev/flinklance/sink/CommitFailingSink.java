@@ -8,8 +8,8 @@ import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 
 /**
- * A {@link LanceSink} whose committer fails once, either just before or just after the Lance
- * commit of the first checkpoint at or after {@code checkpoint}; the job then restarts.
+ * A {@link LanceSink} whose committer fails once, either just before or just after the Lance commit
+ * of the first checkpoint at or after {@code checkpoint}; the job then restarts.
  */
 public final class CommitFailingSink<T> extends LanceSink<T> {
   private static final long serialVersionUID = 1L;

@@ -69,11 +69,15 @@ class LanceSinkBuilderTest {
 
   @Test
   void vectorColumnsAreChecked() {
-    assertThatThrownBy(() -> LanceSink.forRowData(vectorRow()).path("/t").vectorColumn("nope", 4).build())
+    assertThatThrownBy(
+            () -> LanceSink.forRowData(vectorRow()).path("/t").vectorColumn("nope", 4).build())
         .hasMessageContaining("Vector column 'nope' does not exist");
-    assertThatThrownBy(() -> LanceSink.forRowData(vectorRow()).path("/t").vectorColumn("id", 4).build())
-        .hasMessageContaining("Vector column 'id' must be an ARRAY of a numeric type, but is BIGINT");
-    assertThatThrownBy(() -> LanceSink.forRowData(vectorRow()).path("/t").vectorColumn("embedding", 0).build())
+    assertThatThrownBy(
+            () -> LanceSink.forRowData(vectorRow()).path("/t").vectorColumn("id", 4).build())
+        .hasMessageContaining(
+            "Vector column 'id' must be an ARRAY of a numeric type, but is BIGINT");
+    assertThatThrownBy(
+            () -> LanceSink.forRowData(vectorRow()).path("/t").vectorColumn("embedding", 0).build())
         .hasMessageContaining("Vector column 'embedding' needs a positive dimension, got 0");
     assertThatThrownBy(
             () ->
@@ -91,14 +95,16 @@ class LanceSinkBuilderTest {
             DataTypes.ROW(
                     DataTypes.FIELD(
                         "nested",
-                        DataTypes.ROW(DataTypes.FIELD("span", DataTypes.INTERVAL(DataTypes.DAY())))))
+                        DataTypes.ROW(
+                            DataTypes.FIELD("span", DataTypes.INTERVAL(DataTypes.DAY())))))
                 .getLogicalType();
     assertThatThrownBy(() -> LanceSink.forRowData(interval).path("/t").build())
         .isInstanceOf(UnsupportedTypeException.class)
         .hasMessageStartingWith("Column 'nested.span' has type INTERVAL");
     RowType multiset =
         (RowType)
-            DataTypes.ROW(DataTypes.FIELD("tags", DataTypes.ARRAY(DataTypes.MULTISET(DataTypes.INT()))))
+            DataTypes.ROW(
+                    DataTypes.FIELD("tags", DataTypes.ARRAY(DataTypes.MULTISET(DataTypes.INT()))))
                 .getLogicalType();
     assertThatThrownBy(() -> LanceSink.forRowData(multiset).path("/t").build())
         .hasMessageStartingWith("Column 'tags[]' has type MULTISET<INT>");

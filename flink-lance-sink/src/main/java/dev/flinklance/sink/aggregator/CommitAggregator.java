@@ -24,15 +24,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs at parallelism 1 between the writers and the committer and folds all writers' results of
- * a checkpoint into ONE committable, so that each checkpoint becomes one Lance transaction. It
- * also owns the commit user: the configured one, or a UUID created on the first run and kept in
- * operator state so that it survives a restore from a savepoint (which changes the job id).
+ * Runs at parallelism 1 between the writers and the committer and folds all writers' results of a
+ * checkpoint into ONE committable, so that each checkpoint becomes one Lance transaction. It also
+ * owns the commit user: the configured one, or a UUID created on the first run and kept in operator
+ * state so that it survives a restore from a savepoint (which changes the job id).
  *
  * <p>Write results of checkpoint N all arrive before barrier N (the sink's channels never take
- * unaligned checkpoints), so the committable is emitted just before the barrier is forwarded.
- * Every emitted committable is preceded by a summary that announces exactly one committable, as
- * the committer expects.
+ * unaligned checkpoints), so the committable is emitted just before the barrier is forwarded. Every
+ * emitted committable is preceded by a summary that announces exactly one committable, as the
+ * committer expects.
  */
 public final class CommitAggregator
     extends AbstractStreamOperator<CommittableMessage<LanceCommittable>>
@@ -73,7 +73,8 @@ public final class CommitAggregator
         LOG.warn(
             "Commit user changed from '{}' (restored) to '{}' (configured); using the configured"
                 + " one. Pending commits keep the user they were created with.",
-            restored, configuredCommitUser);
+            restored,
+            configuredCommitUser);
       }
       return configuredCommitUser;
     }

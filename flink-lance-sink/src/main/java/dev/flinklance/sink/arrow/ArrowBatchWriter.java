@@ -11,9 +11,9 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Appends Flink rows to an Arrow batch laid out in the table's schema. Columns are matched by
- * name, so the stream may order its fields differently from the table. Building one checks that
- * the stream's schema can be written to the table at all.
+ * Appends Flink rows to an Arrow batch laid out in the table's schema. Columns are matched by name,
+ * so the stream may order its fields differently from the table. Building one checks that the
+ * stream's schema can be written to the table at all.
  */
 public final class ArrowBatchWriter implements AutoCloseable {
   /** Rows a fresh batch has room for; vectors grow by doubling from here. */
@@ -45,7 +45,8 @@ public final class ArrowBatchWriter implements AutoCloseable {
       List<FieldVector> vectors = root.getFieldVectors();
       for (int i = 0; i < positions.length; i++) {
         writers.add(
-            FieldWriters.create(tableColumns.get(i), streamType.getTypeAt(positions[i]), vectors.get(i)));
+            FieldWriters.create(
+                tableColumns.get(i), streamType.getTypeAt(positions[i]), vectors.get(i)));
       }
       ArrowBatchWriter batch = new ArrowBatchWriter(root, writers, positions);
       batch.allocate();
@@ -73,8 +74,8 @@ public final class ArrowBatchWriter implements AutoCloseable {
 
   /**
    * True if the next row makes the batch's vectors grow (Arrow doubles them) and the grown batch
-   * would hold more than {@code limitBytes}. Checking before the growth, not after, is what keeps
-   * a batch under its memory limit.
+   * would hold more than {@code limitBytes}. Checking before the growth, not after, is what keeps a
+   * batch under its memory limit.
    */
   public boolean nextRowWouldOutgrow(long allocatedBytes, long limitBytes) {
     return rowCount > 0 && rowCount >= capacity() && allocatedBytes * 2 > limitBytes;
@@ -97,8 +98,8 @@ public final class ArrowBatchWriter implements AutoCloseable {
 
   /**
    * Releases the batch's buffers and starts an empty, small one. Arrow vectors otherwise
-   * re-allocate the capacity they last reached, so a batch flushed for being full would start
-   * the next one already full.
+   * re-allocate the capacity they last reached, so a batch flushed for being full would start the
+   * next one already full.
    */
   public void reset() {
     root.clear();

@@ -21,8 +21,8 @@ import org.apache.flink.table.types.logical.TimestampType;
 
 /**
  * Maps a Flink {@link RowType} to the Arrow schema a new Lance table is created with. Every
- * unsupported type is reported here, with its column path, so a sink fails when it is built
- * rather than at the first record.
+ * unsupported type is reported here, with its column path, so a sink fails when it is built rather
+ * than at the first record.
  */
 public final class ArrowSchemaConverter {
 
@@ -65,13 +65,16 @@ public final class ArrowSchemaConverter {
     switch (type.getTypeRoot()) {
       case ARRAY:
         return new Field(
-            name, fieldType, List.of(toField(LIST_ITEM, path + "[]", ((ArrayType) type).getElementType())));
+            name,
+            fieldType,
+            List.of(toField(LIST_ITEM, path + "[]", ((ArrayType) type).getElementType())));
       case MAP:
         MapType mapType = (MapType) type;
         Field key = toField(MAP_KEY, path + "{key}", mapType.getKeyType().copy(false));
         Field value = toField(MAP_VALUE, path + "{value}", mapType.getValueType());
         Field entries =
-            new Field(MAP_ENTRIES, FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(key, value));
+            new Field(
+                MAP_ENTRIES, FieldType.notNullable(ArrowType.Struct.INSTANCE), List.of(key, value));
         return new Field(name, fieldType, List.of(entries));
       case ROW:
         List<Field> children = new ArrayList<>();

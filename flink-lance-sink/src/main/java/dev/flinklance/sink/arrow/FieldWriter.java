@@ -35,8 +35,8 @@ abstract class FieldWriter<V extends FieldVector> {
   abstract void writeValue(ValueReader source, int pos, int index);
 
   /**
-   * Marks the slot null. Freshly allocated Arrow validity buffers are zeroed, so a scalar slot
-   * only needs capacity; nested writers override this to keep their children aligned.
+   * Marks the slot null. Freshly allocated Arrow validity buffers are zeroed, so a scalar slot only
+   * needs capacity; nested writers override this to keep their children aligned.
    */
   void setNull(int index) {
     while (vector.getValueCapacity() <= index) {

@@ -124,7 +124,9 @@ final class FieldWriters {
       case MAP:
         return map(path, (MapType) type, vector);
       case ROW:
-        return vector instanceof StructVector ? struct(path, (RowType) type, (StructVector) vector) : null;
+        return vector instanceof StructVector
+            ? struct(path, (RowType) type, (StructVector) vector)
+            : null;
       default:
         throw new UnsupportedTypeException(path, type);
     }
@@ -172,7 +174,8 @@ final class FieldWriters {
             if (value.length != v.getByteWidth()) {
               throw new InvalidValueException(
                   path,
-                  String.format("expected exactly %d bytes, got %d", v.getByteWidth(), value.length));
+                  String.format(
+                      "expected exactly %d bytes, got %d", v.getByteWidth(), value.length));
             }
             v.setSafe(i, value);
           });
@@ -278,8 +281,8 @@ final class FieldWriters {
   }
 
   /**
-   * For each table column name, the position of the stream field with that name. Every table
-   * column must be present and every stream field must exist in the table.
+   * For each table column name, the position of the stream field with that name. Every table column
+   * must be present and every stream field must exist in the table.
    *
    * @param prefix prepended to names in error messages ("" at the top level, "a." inside a ROW)
    */

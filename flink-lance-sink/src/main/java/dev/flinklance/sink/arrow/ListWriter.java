@@ -9,9 +9,10 @@ final class ListWriter extends FieldWriter<ListVector> {
   private final BulkElementCopier bulk;
   private final ValueReader elements = new ValueReader();
 
-  /** @param bulk fast path for null-free primitive elements, or null */
-  ListWriter(
-      ListVector vector, String path, FieldWriter<?> elementWriter, BulkElementCopier bulk) {
+  /**
+   * @param bulk fast path for null-free primitive elements, or null
+   */
+  ListWriter(ListVector vector, String path, FieldWriter<?> elementWriter, BulkElementCopier bulk) {
     super(vector, path);
     this.elementWriter = elementWriter;
     this.bulk = bulk;

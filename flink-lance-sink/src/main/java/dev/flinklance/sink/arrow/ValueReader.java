@@ -8,9 +8,9 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 
 /**
- * Positional access to the values of a {@link RowData} or an {@link ArrayData}. Flink gives the
- * two no common interface; this view lets each field writer be written once for both. It is
- * re-pointed for every container, so reading allocates nothing.
+ * Positional access to the values of a {@link RowData} or an {@link ArrayData}. Flink gives the two
+ * no common interface; this view lets each field writer be written once for both. It is re-pointed
+ * for every container, so reading allocates nothing.
  */
 final class ValueReader {
   private RowData row;

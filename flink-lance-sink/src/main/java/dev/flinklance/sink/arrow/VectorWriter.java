@@ -10,7 +10,9 @@ final class VectorWriter extends FieldWriter<FixedSizeListVector> {
   private final int dimension;
   private final ValueReader elements = new ValueReader();
 
-  /** @param bulk fast path for null-free primitive elements, or null */
+  /**
+   * @param bulk fast path for null-free primitive elements, or null
+   */
   VectorWriter(
       FixedSizeListVector vector,
       String path,

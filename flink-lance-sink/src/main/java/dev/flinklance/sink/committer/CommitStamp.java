@@ -9,8 +9,8 @@ import java.util.OptionalLong;
 import java.util.Properties;
 
 /**
- * The transaction properties every commit carries. They are what makes a commit recognisable in
- * the table's own history, which is how replays are detected.
+ * The transaction properties every commit carries. They are what makes a commit recognisable in the
+ * table's own history, which is how replays are detected.
  */
 public final class CommitStamp {
   public static final String COMMIT_USER = "flink.commit-user";
@@ -42,7 +42,8 @@ public final class CommitStamp {
 
   private static String readConnectorVersion() {
     Properties properties = new Properties();
-    try (InputStream in = CommitStamp.class.getResourceAsStream("/dev/flinklance/sink/connector.properties")) {
+    try (InputStream in =
+        CommitStamp.class.getResourceAsStream("/dev/flinklance/sink/connector.properties")) {
       if (in != null) {
         properties.load(in);
       }

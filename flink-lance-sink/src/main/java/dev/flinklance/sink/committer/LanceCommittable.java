@@ -4,8 +4,8 @@ import java.util.List;
 import org.lance.FragmentMetadata;
 
 /**
- * Everything one checkpoint wrote, across all writer subtasks: committed as ONE Lance
- * transaction stamped with {@code commitUser} and {@code checkpointId}.
+ * Everything one checkpoint wrote, across all writer subtasks: committed as ONE Lance transaction
+ * stamped with {@code commitUser} and {@code checkpointId}.
  *
  * @param jobId the Flink job that produced it; informational only (a restore changes it)
  */

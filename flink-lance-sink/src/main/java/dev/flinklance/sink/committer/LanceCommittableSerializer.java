@@ -35,6 +35,7 @@ public final class LanceCommittableSerializer
     String commitUser = FragmentMetadataCodec.readString(in);
     long checkpointId = in.readLong();
     String jobId = FragmentMetadataCodec.readString(in);
-    return new LanceCommittable(commitUser, checkpointId, jobId, FragmentMetadataCodec.readList(in));
+    return new LanceCommittable(
+        commitUser, checkpointId, jobId, FragmentMetadataCodec.readList(in));
   }
 }

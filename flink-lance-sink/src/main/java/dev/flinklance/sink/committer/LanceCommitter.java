@@ -22,14 +22,14 @@ import org.slf4j.LoggerFactory;
  * checkpoint id, in checkpoint order.
  *
  * <p>Replay detection: a committable restored from Flink state (checkpoint id at or below the
- * restored checkpoint) may already be in the table, because the job can fail after the Lance
- * commit and before Flink learns of it. For those, the committer reads the table's history back
- * to the newest commit of the same commit user; every checkpoint at or below that one is
- * acknowledged without a commit (commits of one user land in checkpoint order). The answer is
- * cached, so only the first commit after a restore reads history. Committables created since the
- * restore are new by construction and are never skipped, which keeps a restore from an older
- * savepoint from losing data. After a failed attempt, only the versions written since the attempt
- * began are searched for its exact stamp before trying again.
+ * restored checkpoint) may already be in the table, because the job can fail after the Lance commit
+ * and before Flink learns of it. For those, the committer reads the table's history back to the
+ * newest commit of the same commit user; every checkpoint at or below that one is acknowledged
+ * without a commit (commits of one user land in checkpoint order). The answer is cached, so only
+ * the first commit after a restore reads history. Committables created since the restore are new by
+ * construction and are never skipped, which keeps a restore from an older savepoint from losing
+ * data. After a failed attempt, only the versions written since the attempt began are searched for
+ * its exact stamp before trying again.
  */
 public final class LanceCommitter implements Committer<LanceCommittable> {
   private static final Logger LOG = LoggerFactory.getLogger(LanceCommitter.class);
@@ -93,7 +93,9 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
                   TableHistory.lastCheckpointOf(dataset(), user, config.dedupeMaxVersions());
               LOG.info(
                   "Newest commit of commit user '{}' in {}: checkpoint {}",
-                  user, table, found.isPresent() ? found.getAsLong() : "none");
+                  user,
+                  table,
+                  found.isPresent() ? found.getAsLong() : "none");
               return found.isPresent() ? found.getAsLong() : Long.MIN_VALUE;
             });
     return committable.checkpointId() <= last;
@@ -112,7 +114,12 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
         }
         LOG.warn(
             "Commit attempt {} of {} for {} to {} failed; retrying in {} ms",
-            attempt, config.commitMaxAttempts(), committable, table, backoff, e);
+            attempt,
+            config.commitMaxAttempts(),
+            committable,
+            table,
+            backoff,
+            e);
         Thread.sleep(backoff);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
         if (landedAfter(committable, versionBefore)) {
@@ -141,7 +148,10 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
     metrics.committed(committable, committed.version(), durationMs);
     LOG.info(
         "Committed {} to {} as version {} in {} ms",
-        committable, table, committed.version(), durationMs);
+        committable,
+        table,
+        committed.version(),
+        durationMs);
   }
 
   private void recordCommitted(LanceCommittable committable) {

@@ -11,9 +11,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads commit stamps back from the table's versions, newest first. Uses
- * {@code checkoutVersion(v).readTransaction()}: in lance-core 7.0.0
- * {@code DatasetDelta.listTransactions()} fails with an UnsatisfiedLinkError.
+ * Reads commit stamps back from the table's versions, newest first. Uses {@code
+ * checkoutVersion(v).readTransaction()}: in lance-core 7.0.0 {@code
+ * DatasetDelta.listTransactions()} fails with an UnsatisfiedLinkError.
  */
 final class TableHistory {
   private static final Logger LOG = LoggerFactory.getLogger(TableHistory.class);
@@ -33,7 +33,11 @@ final class TableHistory {
         LOG.warn(
             "Version {} of {} is gone (cleaned up?); no commit of commit user '{}' found in"
                 + " versions {}..{}. Treating its pending commits as not yet committed.",
-            version, latest.uri(), commitUser, version + 1, newest);
+            version,
+            latest.uri(),
+            commitUser,
+            version + 1,
+            newest);
         return OptionalLong.empty();
       }
       OptionalLong checkpoint = CommitStamp.checkpointOf(properties.get(), commitUser);
@@ -46,7 +50,9 @@ final class TableHistory {
           "No commit of commit user '{}' in the newest {} versions of {} (option"
               + " commit.dedupe.max-versions). Treating its pending commits as not yet committed;"
               + " if one did land earlier, its rows are now duplicated.",
-          commitUser, maxVersions, latest.uri());
+          commitUser,
+          maxVersions,
+          latest.uri());
     }
     return OptionalLong.empty();
   }

@@ -2,8 +2,8 @@ package dev.flinklance.sink.table;
 
 /**
  * Recognises Lance failures by their message. Lance's Java binding raises most errors as
- * IllegalArgumentException/RuntimeException without a type per cause, so the message is all
- * there is; the phrases here are the ones lance-core 7.0.0 produces.
+ * IllegalArgumentException/RuntimeException without a type per cause, so the message is all there
+ * is; the phrases here are the ones lance-core 7.0.0 produces.
  */
 public final class LanceErrors {
 
@@ -17,7 +17,8 @@ public final class LanceErrors {
   /** Another transaction won the race for the version this commit wanted. */
   public static boolean isCommitConflict(Throwable e) {
     String message = String.valueOf(e.getMessage());
-    return message.contains("Retryable commit conflict") || message.contains("incompatible with concurrent");
+    return message.contains("Retryable commit conflict")
+        || message.contains("incompatible with concurrent");
   }
 
   public static boolean isAlreadyExists(Throwable e) {

@@ -15,8 +15,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Where a Lance table lives and how to reach it: its URI and the storage options that go with
- * every Lance call. All Lance failures leave here with the table's URI in the message.
+ * Where a Lance table lives and how to reach it: its URI and the storage options that go with every
+ * Lance call. All Lance failures leave here with the table's URI in the message.
  */
 public final class LanceTable implements Serializable {
   private static final long serialVersionUID = 1L;
@@ -62,12 +62,12 @@ public final class LanceTable implements Serializable {
   }
 
   /**
-   * Creates an empty table, unless one exists. Lance 7.0.0 offers no create-if-absent: its
-   * creation commit checks for the table and then commits, and a table that appears in between
-   * is silently overwritten (the commit lands as an Overwrite at version N &gt; 1). So the
-   * version we get back tells: version 1 means we created the table; anything later means we
-   * replaced a table someone else had just created, and we restore their version at once. Data
-   * never rides on the creation commit, so the worst case is an extra empty version.
+   * Creates an empty table, unless one exists. Lance 7.0.0 offers no create-if-absent: its creation
+   * commit checks for the table and then commits, and a table that appears in between is silently
+   * overwritten (the commit lands as an Overwrite at version N &gt; 1). So the version we get back
+   * tells: version 1 means we created the table; anything later means we replaced a table someone
+   * else had just created, and we restore their version at once. Data never rides on the creation
+   * commit, so the worst case is an extra empty version.
    *
    * @param dataStorageVersion Lance file format version ("2.1", "2.2", ...), or null for Lance's
    *     default
@@ -108,7 +108,9 @@ public final class LanceTable implements Serializable {
     LOG.warn(
         "Creating {} raced with another writer: our creation landed as version {} on top of"
             + " theirs. Restoring version {}.",
-        uri, created.version(), replaced);
+        uri,
+        created.version(),
+        replaced);
     try (Dataset theirs = created.checkoutVersion(replaced)) {
       theirs.restore();
     } catch (Exception e) {

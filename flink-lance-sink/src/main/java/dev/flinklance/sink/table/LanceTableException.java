@@ -7,8 +7,7 @@ public class LanceTableException extends RuntimeException {
   public LanceTableException(String uri, String problem, Throwable cause) {
     super(
         String.format(
-            "Lance table '%s': %s%s",
-            uri, problem, cause == null ? "" : ": " + cause.getMessage()),
+            "Lance table '%s': %s%s", uri, problem, cause == null ? "" : ": " + cause.getMessage()),
         cause);
   }
 }

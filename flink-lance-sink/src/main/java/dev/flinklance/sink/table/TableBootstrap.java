@@ -8,8 +8,8 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes sure the table exists before anything is written: opens it, or creates it with the
- * stream's schema. Safe to run from every writer subtask at once; it never overwrites.
+ * Makes sure the table exists before anything is written: opens it, or creates it with the stream's
+ * schema. Safe to run from every writer subtask at once; it never overwrites.
  */
 public final class TableBootstrap {
   private static final Logger LOG = LoggerFactory.getLogger(TableBootstrap.class);

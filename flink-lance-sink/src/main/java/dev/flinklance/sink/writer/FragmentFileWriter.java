@@ -9,9 +9,9 @@ import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 
 /**
- * Writes an Arrow batch as new fragment files of the table without committing them. The file
- * format version is the table's own: Lance's fragment writer does not inherit it, and a 2.1 file
- * cannot hold what a 2.2 table allows (MAP columns).
+ * Writes an Arrow batch as new fragment files of the table without committing them. The file format
+ * version is the table's own: Lance's fragment writer does not inherit it, and a 2.1 file cannot
+ * hold what a 2.2 table allows (MAP columns).
  */
 final class FragmentFileWriter {
   private final LanceTable table;

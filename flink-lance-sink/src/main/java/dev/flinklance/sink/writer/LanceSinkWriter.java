@@ -24,10 +24,10 @@ import org.lance.FragmentMetadata;
 import org.lance.fragment.DataFile;
 
 /**
- * Turns records into Arrow and writes them as Lance fragment files. It buffers up to
- * {@code write.max-buffer-size} of Arrow memory (or {@code write.max-rows-per-file} rows), then
- * writes a fragment file; at each checkpoint it writes what is buffered and hands the metadata of
- * all files since the last checkpoint to the committer. It never commits.
+ * Turns records into Arrow and writes them as Lance fragment files. It buffers up to {@code
+ * write.max-buffer-size} of Arrow memory (or {@code write.max-rows-per-file} rows), then writes a
+ * fragment file; at each checkpoint it writes what is buffered and hands the metadata of all files
+ * since the last checkpoint to the committer. It never commits.
  */
 public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWriteResult> {
   private static final int MAX_RECORD_TEXT = 200;
@@ -62,7 +62,11 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
       Schema streamSchema = ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
       TableLayout layout =
           TableBootstrap.ensureTable(
-              config.table(), allocator, streamSchema, config.stableRowIds(), storageVersionFor(streamSchema));
+              config.table(),
+              allocator,
+              streamSchema,
+              config.stableRowIds(),
+              storageVersionFor(streamSchema));
       this.batch = openBatch(rowType, layout.schema());
       this.fragmentWriter =
           new FragmentFileWriter(

@@ -4,8 +4,8 @@ import java.util.List;
 import org.lance.FragmentMetadata;
 
 /**
- * What one writer subtask hands on at a checkpoint: the fragment files it wrote since the last
- * one. Metadata only; nothing is visible in the table until the committer commits it.
+ * What one writer subtask hands on at a checkpoint: the fragment files it wrote since the last one.
+ * Metadata only; nothing is visible in the table until the committer commits it.
  */
 public record LanceWriteResult(List<FragmentMetadata> fragments) {
 

@@ -6,7 +6,8 @@ import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Versioned wire form of {@link LanceWriteResult}. */
-public final class LanceWriteResultSerializer implements SimpleVersionedSerializer<LanceWriteResult> {
+public final class LanceWriteResultSerializer
+    implements SimpleVersionedSerializer<LanceWriteResult> {
   private static final int VERSION = 1;
 
   @Override
@@ -26,6 +27,7 @@ public final class LanceWriteResultSerializer implements SimpleVersionedSerializ
     if (version != VERSION) {
       throw new IOException("Unknown LanceWriteResult serializer version " + version);
     }
-    return new LanceWriteResult(FragmentMetadataCodec.readList(new DataInputDeserializer(serialized)));
+    return new LanceWriteResult(
+        FragmentMetadataCodec.readList(new DataInputDeserializer(serialized)));
   }
 }

@@ -21,9 +21,9 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The benchmark's rows, one deterministic function of the id, produced either as Flink RowData
- * (the sink's input) or straight into Arrow vectors (the raw-Lance baseline): id, category,
- * score and a 768-dimension float embedding.
+ * The benchmark's rows, one deterministic function of the id, produced either as Flink RowData (the
+ * sink's input) or straight into Arrow vectors (the raw-Lance baseline): id, category, score and a
+ * 768-dimension float embedding.
  */
 public final class BenchRows {
   static final int DIMENSION = 768;

@@ -26,8 +26,10 @@ final class CommitterProbe implements AutoCloseable {
   /** Writes one small fragment (untimed), then commits it as checkpoint {@code id}; nanos. */
   long commitCheckpoint(long id) throws Exception {
     LanceCommittable committable =
-        new LanceCommittable("bench", id, "bench-job", TestFragments.write(config.table().uri(), id));
-    List<CommitRequest<LanceCommittable>> requests = List.of(new RecordingCommitRequest<>(committable));
+        new LanceCommittable(
+            "bench", id, "bench-job", TestFragments.write(config.table().uri(), id));
+    List<CommitRequest<LanceCommittable>> requests =
+        List.of(new RecordingCommitRequest<>(committable));
     long start = System.nanoTime();
     committer.commit(requests);
     return System.nanoTime() - start;

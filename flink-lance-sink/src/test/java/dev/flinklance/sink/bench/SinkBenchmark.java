@@ -13,11 +13,11 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
@@ -91,8 +91,12 @@ public final class SinkBenchmark {
     double rawRate = median(raw);
     double sinkRate = median(sink);
     double bytesPerRow = 8 + 12 + 8 + BenchRows.DIMENSION * 4;
-    System.out.printf("  raw Lance (Fragment.write + 1 commit): %,12.0f rows/s  %7.1f MB/s%n", rawRate, rawRate * bytesPerRow / 1e6);
-    System.out.printf("  LanceSink (MiniCluster, parallelism 1): %,12.0f rows/s  %7.1f MB/s%n", sinkRate, sinkRate * bytesPerRow / 1e6);
+    System.out.printf(
+        "  raw Lance (Fragment.write + 1 commit): %,12.0f rows/s  %7.1f MB/s%n",
+        rawRate, rawRate * bytesPerRow / 1e6);
+    System.out.printf(
+        "  LanceSink (MiniCluster, parallelism 1): %,12.0f rows/s  %7.1f MB/s%n",
+        sinkRate, sinkRate * bytesPerRow / 1e6);
     System.out.printf("  sink / raw: %.2f   (target >= 0.85)%n", sinkRate / rawRate);
     System.out.printf(
         "  writer Arrow peak: %.1f MB with write.max-buffer-size %.1f MB%n",
@@ -118,7 +122,8 @@ public final class SinkBenchmark {
         for (long from = 0; from < rows; from += batchRows) {
           try (VectorSchemaRoot root = VectorSchemaRoot.create(BenchRows.ARROW_SCHEMA, allocator)) {
             BenchRows.fill(root, from, Math.min(rows, from + batchRows));
-            fragments.addAll(Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute());
+            fragments.addAll(
+                Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute());
           }
         }
         try (Transaction append =
@@ -170,9 +175,9 @@ public final class SinkBenchmark {
   }
 
   /**
-   * Commits one small fragment per simulated checkpoint through the real committer and reports
-   * the median commit time around version 10 and around version 1,000. A Lance commit rewrites
-   * the manifest, whose size follows the fragment count, so the history effect is measured with
+   * Commits one small fragment per simulated checkpoint through the real committer and reports the
+   * median commit time around version 10 and around version 1,000. A Lance commit rewrites the
+   * manifest, whose size follows the fragment count, so the history effect is measured with
    * fragments kept bounded by compaction (what a production table runs with); the run without
    * compaction shows the fragment-count effect.
    */
@@ -239,5 +244,4 @@ public final class SinkBenchmark {
       files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
     }
   }
-
 }

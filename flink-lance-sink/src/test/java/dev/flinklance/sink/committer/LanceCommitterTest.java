@@ -118,7 +118,8 @@ class LanceCommitterTest {
 
     Configuration bounded = new Configuration();
     bounded.set(LanceSinkOptions.DEDUPE_MAX_VERSIONS, 3);
-    try (LanceCommitter restored = committer(TestCommitterContext.restoredFrom(1), config(bounded))) {
+    try (LanceCommitter restored =
+        committer(TestCommitterContext.restoredFrom(1), config(bounded))) {
       assertThat(commit(restored, committable(USER, 1)))
           .as("not found within 3 versions: committed (at-least-once), never a crash")
           .extracting(RecordingCommitRequest::outcome)
@@ -133,7 +134,8 @@ class LanceCommitterTest {
     commitFresh(committable("user-b", 10), committable("user-b", 11));
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
-      dataset.cleanupWithPolicy(CleanupPolicy.builder().withBeforeVersion(dataset.version()).build());
+      dataset.cleanupWithPolicy(
+          CleanupPolicy.builder().withBeforeVersion(dataset.version()).build());
     }
 
     try (LanceCommitter restored = committer(TestCommitterContext.restoredFrom(2), config())) {

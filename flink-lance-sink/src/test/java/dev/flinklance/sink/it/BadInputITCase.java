@@ -56,7 +56,8 @@ class BadInputITCase {
                     FieldType.nullable(new ArrowType.FixedSizeList(4)),
                     List.of(
                         Field.nullable(
-                            "item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)))))));
+                            "item",
+                            new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)))))));
   }
 
   /** The stream type that matches the table. */
@@ -103,7 +104,10 @@ class BadInputITCase {
   @Test
   void nullableStreamColumnIntoNotNullTableColumn() {
     RowType type =
-        rowType(DataTypes.FIELD("id", DataTypes.BIGINT()), DataTypes.FIELD("name", DataTypes.STRING()), vec());
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT()),
+            DataTypes.FIELD("name", DataTypes.STRING()),
+            vec());
     assertFailsLeavingTableUnchanged(
         type,
         row(1L, StringData.fromString("a"), floats(1, 2, 3, 4)),
@@ -138,7 +142,10 @@ class BadInputITCase {
     String path = file.resolve("table").toString();
     RowType type = rowType(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()));
     assertThatThrownBy(() -> runJob(path, Map.of(), type, List.of(GenericRowData.of(1L))))
-        .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains("Lance table '" + path + "'"));
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("Lance table '" + path + "'"));
   }
 
   @Test
@@ -156,7 +163,10 @@ class BadInputITCase {
             "client_max_retries", "0");
     RowType type = rowType(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()));
     assertThatThrownBy(() -> runJob(path, storage, type, List.of(GenericRowData.of(1L))))
-        .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains("Lance table '" + path + "'"));
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("Lance table '" + path + "'"));
   }
 
   /** Schema errors: the job fails when the writer opens, before any record. */
@@ -172,8 +182,7 @@ class BadInputITCase {
 
   private void assertFailsLeavingTableUnchanged(RowType type, List<RowData> rows, String message) {
     assertThatThrownBy(() -> runJob(table, Map.of(), type, rows))
-        .satisfies(
-            e -> assertThat(ExceptionUtils.stringifyException(e)).contains(message));
+        .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains(message));
     assertThat(LanceTestTables.latestVersion(table)).isEqualTo(1);
     assertThat(LanceTestTables.countRows(table)).isZero();
   }

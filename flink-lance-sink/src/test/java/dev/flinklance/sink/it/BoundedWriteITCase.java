@@ -74,7 +74,11 @@ class BoundedWriteITCase {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
     env.fromSource(TestRows.source(100), WatermarkStrategy.noWatermarks(), "ids")
-        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).commitUser("ingest-events").build());
+        .sinkTo(
+            LanceSink.forRowData(TestRows.ROW_TYPE)
+                .path(table)
+                .commitUser("ingest-events")
+                .build());
     env.execute();
 
     assertThat(LanceTestTables.sinkCommits(table))
@@ -97,9 +101,15 @@ class BoundedWriteITCase {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
     env.enableCheckpointing(100);
-    env.fromSource(TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(1_000)), WatermarkStrategy.noWatermarks(), "a")
+    env.fromSource(
+            TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(1_000)),
+            WatermarkStrategy.noWatermarks(),
+            "a")
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).commitUser("a").build());
-    env.fromSource(TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(1_000)), WatermarkStrategy.noWatermarks(), "b")
+    env.fromSource(
+            TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(1_000)),
+            WatermarkStrategy.noWatermarks(),
+            "b")
         .map(row -> TestRows.row(row.getLong(0) + ROWS))
         .returns(TestRows.TYPE_INFO)
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).commitUser("b").build());
@@ -128,6 +138,7 @@ class BoundedWriteITCase {
     assertThat(rows)
         .extracting(row -> (Long) row.get(0))
         .containsExactlyInAnyOrderElementsOf(LongStream.range(0, ROWS).boxed().toList());
-    assertThat(rows).allSatisfy(row -> assertThat(row.get(1).toString()).isEqualTo("name-" + row.get(0)));
+    assertThat(rows)
+        .allSatisfy(row -> assertThat(row.get(1).toString()).isEqualTo("name-" + row.get(0)));
   }
 }

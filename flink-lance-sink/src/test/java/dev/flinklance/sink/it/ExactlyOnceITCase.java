@@ -30,8 +30,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * Exactly-once under injected failures: every test ends with each id present exactly once and
- * each checkpoint committed by at most one Lance transaction.
+ * Exactly-once under injected failures: every test ends with each id present exactly once and each
+ * checkpoint committed by at most one Lance transaction.
  */
 class ExactlyOnceITCase {
   private static final int ROWS = 4_000;

@@ -26,5 +26,6 @@ public class FlinkSinkTestSuiteITCase extends SinkTestSuiteBase<String> {
         }
       };
 
-  @TestSemantics CheckpointingMode[] semantics = new CheckpointingMode[] {CheckpointingMode.EXACTLY_ONCE};
+  @TestSemantics
+  CheckpointingMode[] semantics = new CheckpointingMode[] {CheckpointingMode.EXACTLY_ONCE};
 }

@@ -42,7 +42,8 @@ final class LanceExternalContext implements DataStreamSinkV2ExternalContext<Stri
 
   @Override
   public Sink<String> createSink(TestingSinkSettings sinkSettings) {
-    return LanceSink.forType(ROW_TYPE, (String value) -> GenericRowData.of(StringData.fromString(value)))
+    return LanceSink.forType(
+            ROW_TYPE, (String value) -> GenericRowData.of(StringData.fromString(value)))
         .path(table)
         .build();
   }

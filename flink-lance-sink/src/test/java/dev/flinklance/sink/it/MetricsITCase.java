@@ -64,14 +64,17 @@ class MetricsITCase {
         .isEqualTo(LanceTestTables.fragmentCount(table));
     assertThat(sumOf(named(committer, "lanceDedupedCommits"))).isZero();
     assertThat(named(committer, "lanceLastCommittedVersion"))
-        .anySatisfy(m -> assertThat(((Gauge<?>) m).getValue()).isEqualTo(LanceTestTables.latestVersion(table)));
+        .anySatisfy(
+            m ->
+                assertThat(((Gauge<?>) m).getValue())
+                    .isEqualTo(LanceTestTables.latestVersion(table)));
     assertThat(named(committer, "lanceLastCommitDurationMs"))
         .anySatisfy(m -> assertThat((Long) ((Gauge<?>) m).getValue()).isGreaterThanOrEqualTo(0L));
   }
 
   /**
-   * A 1 MB buffer over ~6 MB of vectors: the writer rolls several fragment files, each batch
-   * stays under the limit, and every row arrives once.
+   * A 1 MB buffer over ~6 MB of vectors: the writer rolls several fragment files, each batch stays
+   * under the limit, and every row arrives once.
    */
   @Test
   void writerBufferStaysWithinMaxBufferSize() throws Exception {
@@ -127,7 +130,9 @@ class MetricsITCase {
   }
 
   private static Stream<Metric> named(Map<String, Metric> metrics, String name) {
-    return metrics.entrySet().stream().filter(e -> e.getKey().endsWith("." + name)).map(Map.Entry::getValue);
+    return metrics.entrySet().stream()
+        .filter(e -> e.getKey().endsWith("." + name))
+        .map(Map.Entry::getValue);
   }
 
   private static long sumOf(Stream<Metric> metrics) {

@@ -44,7 +44,8 @@ class SavepointRestoreITCase {
     awaitSinkCommits(table, 3);
     String savepoint =
         running
-            .stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+            .stopWithSavepoint(
+                false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
             .get();
     long rowsAtSavepoint = LanceTestTables.countRows(table);
     assertThat(rowsAtSavepoint).as("the first job stopped mid-way").isBetween(1L, ROWS - 1L);

@@ -72,7 +72,8 @@ class TypeRoundTripITCase {
                       DataTypes.ROW(
                           DataTypes.FIELD("x", DataTypes.INT()),
                           DataTypes.FIELD("y", DataTypes.STRING()),
-                          DataTypes.FIELD("z", DataTypes.ROW(DataTypes.FIELD("w", DataTypes.DOUBLE()))))),
+                          DataTypes.FIELD(
+                              "z", DataTypes.ROW(DataTypes.FIELD("w", DataTypes.DOUBLE()))))),
                   DataTypes.FIELD(
                       "arr_row",
                       DataTypes.ARRAY(
@@ -123,7 +124,8 @@ class TypeRoundTripITCase {
         1.5f,
         -2.25d,
         DecimalData.fromBigDecimal(new BigDecimal("12345678.90"), 10, 2),
-        DecimalData.fromBigDecimal(new BigDecimal("1234567890123456789012345678.0123456789"), 38, 10),
+        DecimalData.fromBigDecimal(
+            new BigDecimal("1234567890123456789012345678.0123456789"), 38, 10),
         StringData.fromString("abc"),
         StringData.fromString("héllo ✓"),
         new byte[] {1, 2, 3, 4},
@@ -138,7 +140,9 @@ class TypeRoundTripITCase {
         TimestampData.fromEpochMillis(MILLIS, 456_000),
         new GenericArrayData(new Integer[] {1, null, 3}),
         new GenericArrayData(
-            new Object[] {new GenericArrayData(new Long[] {1L, 2L}), null, new GenericArrayData(new Long[0])}),
+            new Object[] {
+              new GenericArrayData(new Long[] {1L, 2L}), null, new GenericArrayData(new Long[0])
+            }),
         new GenericMapData(mapOf(StringData.fromString("a"), 1, StringData.fromString("b"), null)),
         GenericRowData.of(7, StringData.fromString("seven"), GenericRowData.of(0.5d)),
         new GenericArrayData(
@@ -168,7 +172,9 @@ class TypeRoundTripITCase {
     row.put("bin", "01020304");
     row.put("vb", "00ff7f");
     row.put("dt", 19_000);
-    row.put("t3", LocalDateTime.ofEpochSecond(0, 0, ZoneOffset.UTC).plusNanos(TIME_MILLIS * 1_000_000L));
+    row.put(
+        "t3",
+        LocalDateTime.ofEpochSecond(0, 0, ZoneOffset.UTC).plusNanos(TIME_MILLIS * 1_000_000L));
     row.put("t6", TIME_MILLIS * 1_000L);
     row.put("ts3", ts);
     row.put("ts6", ts.plusNanos(456_000));

@@ -36,7 +36,8 @@ class TableBootstrapTest {
                 () -> {
                   start.await();
                   try (BufferAllocator allocator = new RootAllocator()) {
-                    return TableBootstrap.ensureTable(table, allocator, TestFragments.SCHEMA, false, null);
+                    return TableBootstrap.ensureTable(
+                        table, allocator, TestFragments.SCHEMA, false, null);
                   }
                 }));
       }
@@ -62,7 +63,9 @@ class TableBootstrapTest {
     long versionBefore = LanceTestTables.latestVersion(uri);
 
     try (BufferAllocator allocator = new RootAllocator()) {
-      assertThat(new LanceTable(uri, Map.of()).createIfAbsent(allocator, TestFragments.SCHEMA, false, null))
+      assertThat(
+              new LanceTable(uri, Map.of())
+                  .createIfAbsent(allocator, TestFragments.SCHEMA, false, null))
           .as("someone else's table: open it instead")
           .isEmpty();
     }
@@ -77,7 +80,9 @@ class TableBootstrapTest {
     String uri = dir.resolve("t").toString();
     try (BufferAllocator allocator = new RootAllocator();
         org.lance.Dataset created =
-            new LanceTable(uri, Map.of()).createIfAbsent(allocator, TestFragments.SCHEMA, true, "2.2").orElseThrow()) {
+            new LanceTable(uri, Map.of())
+                .createIfAbsent(allocator, TestFragments.SCHEMA, true, "2.2")
+                .orElseThrow()) {
       assertThat(created.version()).isEqualTo(1);
       assertThat(created.getLanceFileFormatVersion()).isEqualTo("2.2");
       assertThat(created.hasStableRowIds()).isTrue();
@@ -90,8 +95,11 @@ class TableBootstrapTest {
     TestFragments.createTable(uri);
     try (BufferAllocator allocator = new RootAllocator()) {
       TableBootstrap.TableLayout layout =
-          TableBootstrap.ensureTable(new LanceTable(uri, Map.of()), allocator, TestFragments.SCHEMA, true, "2.2");
-      assertThat(layout.dataStorageVersion()).as("an existing table keeps its format").isEqualTo("2.1");
+          TableBootstrap.ensureTable(
+              new LanceTable(uri, Map.of()), allocator, TestFragments.SCHEMA, true, "2.2");
+      assertThat(layout.dataStorageVersion())
+          .as("an existing table keeps its format")
+          .isEqualTo("2.1");
     }
     assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(1);
   }

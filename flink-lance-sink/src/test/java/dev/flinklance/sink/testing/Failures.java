@@ -31,8 +31,8 @@ public final class Failures {
   }
 
   /**
-   * Passes records through; once checkpoint {@code afterCheckpoint} (or a later one) has
-   * completed, the next record fails the task, once.
+   * Passes records through; once checkpoint {@code afterCheckpoint} (or a later one) has completed,
+   * the next record fails the task, once.
    */
   public static final class FailAfterCheckpoint
       implements MapFunction<RowData, RowData>, CheckpointListener {
@@ -64,8 +64,8 @@ public final class Failures {
 
   /**
    * Declines checkpoint {@code checkpoint} (or the first one after it), once, from its snapshot.
-   * Chained in front of the sink writer, it snapshots after the writer has already flushed for
-   * that checkpoint and sent its write results downstream.
+   * Chained in front of the sink writer, it snapshots after the writer has already flushed for that
+   * checkpoint and sent its write results downstream.
    */
   public static final class DeclineCheckpoint
       implements MapFunction<RowData, RowData>, CheckpointedFunction {

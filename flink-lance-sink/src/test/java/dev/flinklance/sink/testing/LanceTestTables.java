@@ -84,8 +84,7 @@ public final class LanceTestTables {
     List<List<Object>> rows = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = open(uri, allocator);
-        LanceScanner scanner =
-            dataset.newScan(new ScanOptions.Builder().columns(columns).build());
+        LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().columns(columns).build());
         ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {
         VectorSchemaRoot root = reader.getVectorSchemaRoot();
@@ -147,7 +146,8 @@ public final class LanceTestTables {
     }
     Set<String> unreferenced = new HashSet<>();
     try (Stream<Path> files = Files.list(Path.of(uri).resolve("data"))) {
-      files.map(p -> p.getFileName().toString())
+      files
+          .map(p -> p.getFileName().toString())
           .filter(name -> !referenced.contains(name))
           .forEach(unreferenced::add);
     } catch (IOException e) {

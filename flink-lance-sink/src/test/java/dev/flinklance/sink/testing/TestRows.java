@@ -31,10 +31,7 @@ public final class TestRows {
   /** A checkpointed source of ids 0..count-1; replays exactly from its restored position. */
   public static DataGeneratorSource<RowData> source(long count, RateLimiterStrategy rateLimit) {
     return new DataGeneratorSource<>(
-        (GeneratorFunction<Long, RowData>) TestRows::row,
-        count,
-        rateLimit,
-        TYPE_INFO);
+        (GeneratorFunction<Long, RowData>) TestRows::row, count, rateLimit, TYPE_INFO);
   }
 
   public static DataGeneratorSource<RowData> source(long count) {

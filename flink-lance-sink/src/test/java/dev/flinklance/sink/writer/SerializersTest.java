@@ -34,7 +34,11 @@ class SerializersTest {
 
   static FragmentMetadata bareFragment() {
     return new FragmentMetadata(
-        0, List.of(new DataFile("c.lance", new int[] {0}, new int[] {0}, 2, 1, 10L, null)), 1L, null, null);
+        0,
+        List.of(new DataFile("c.lance", new int[] {0}, new int[] {0}, 2, 1, 10L, null)),
+        1L,
+        null,
+        null);
   }
 
   @Test
@@ -56,13 +60,16 @@ class SerializersTest {
         serializer.deserialize(serializer.getVersion(), serializer.serialize(committable));
     assertThat(back).isEqualTo(committable);
     assertThat(back.toString())
-        .isEqualTo("LanceCommittable{commitUser=user, checkpointId=42, jobId=job-1, fragments=2, rows=501}");
+        .isEqualTo(
+            "LanceCommittable{commitUser=user, checkpointId=42, jobId=job-1, fragments=2,"
+                + " rows=501}");
   }
 
   @Test
   void unknownVersionsAndTruncatedBytesAreRejected() throws IOException {
     LanceCommittableSerializer serializer = new LanceCommittableSerializer();
-    byte[] bytes = serializer.serialize(new LanceCommittable("u", 1, null, List.of(bareFragment())));
+    byte[] bytes =
+        serializer.serialize(new LanceCommittable("u", 1, null, List.of(bareFragment())));
     assertThatThrownBy(() -> serializer.deserialize(99, bytes))
         .isInstanceOf(IOException.class)
         .hasMessage("Unknown LanceCommittable serializer version 99");
