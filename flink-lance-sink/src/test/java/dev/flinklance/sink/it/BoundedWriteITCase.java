@@ -91,6 +91,23 @@ class BoundedWriteITCase {
             });
   }
 
+  @Test
+  void acceptsFileUrisAndRollsFilesAtMaxRowsPerFile() throws Exception {
+    String table = dir.resolve("events").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromSource(TestRows.source(ROWS), WatermarkStrategy.noWatermarks(), "ids")
+        .sinkTo(
+            LanceSink.forRowData(TestRows.ROW_TYPE)
+                .path("file://" + table)
+                .maxRowsPerFile(1_000)
+                .build());
+    env.execute();
+
+    assertExactlyOnce(table);
+    assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(ROWS / 1_000);
+  }
+
   /**
    * Two sinks (two commit users) create and fill the same new table concurrently: Lance rebases
    * their appends on each other, and neither loses rows.
