@@ -4,14 +4,7 @@ package dev.flinklance.sink.arrow;
 public final class InvalidValueException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
-  private final String columnPath;
-
   InvalidValueException(String columnPath, String problem) {
     super(String.format("Column '%s': %s", columnPath, problem));
-    this.columnPath = columnPath;
-  }
-
-  public String columnPath() {
-    return columnPath;
   }
 }

@@ -12,8 +12,4 @@ public record LanceWriteResult(List<FragmentMetadata> fragments) {
   public LanceWriteResult {
     fragments = List.copyOf(fragments);
   }
-
-  public long rowCount() {
-    return fragments.stream().mapToLong(FragmentMetadata::getPhysicalRows).sum();
-  }
 }
