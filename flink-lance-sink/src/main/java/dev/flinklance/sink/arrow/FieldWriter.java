@@ -35,6 +35,22 @@ abstract class FieldWriter<V extends FieldVector> {
   abstract void writeValue(ValueReader source, int pos, int index);
 
   /**
+   * Fills this child's slot under a null container (a null ROW, a null vector): null where the
+   * field allows it, else a placeholder. Lance rejects nulls in a NOT NULL field even when the
+   * parent is null.
+   */
+  final void writeAbsent(int index) {
+    if (vector.getField().isNullable()) {
+      setNull(index);
+    } else {
+      setPlaceholder(index);
+    }
+  }
+
+  /** A non-null value nobody reads: zero bits, an empty string, an empty list. */
+  abstract void setPlaceholder(int index);
+
+  /**
    * Marks the slot null. Freshly allocated Arrow validity buffers are zeroed, so a scalar slot only
    * needs capacity; nested writers override this to keep their children aligned.
    */

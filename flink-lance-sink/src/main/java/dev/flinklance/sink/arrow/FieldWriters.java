@@ -216,7 +216,15 @@ final class FieldWriters {
     return leaf(
         (TimeStampVector) vector,
         path,
-        (v, s, p, i) -> v.setSafe(i, toEpochUnit(s.getTimestamp(p, precision), unit)));
+        (v, s, p, i) -> {
+          TimestampData value = s.getTimestamp(p, precision);
+          try {
+            v.setSafe(i, toEpochUnit(value, unit));
+          } catch (ArithmeticException e) {
+            throw new InvalidValueException(
+                path, String.format("%s does not fit a timestamp in %s", value, unit));
+          }
+        });
   }
 
   static long toEpochUnit(TimestampData value, TimeUnit unit) {

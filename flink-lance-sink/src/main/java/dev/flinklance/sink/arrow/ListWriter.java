@@ -36,4 +36,11 @@ final class ListWriter extends FieldWriter<ListVector> {
   void setNull(int index) {
     vector.setNull(index);
   }
+
+  /** An empty list. */
+  @Override
+  void setPlaceholder(int index) {
+    vector.startNewValue(index);
+    vector.endValue(index, 0);
+  }
 }

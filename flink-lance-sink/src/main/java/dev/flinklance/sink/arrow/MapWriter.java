@@ -38,4 +38,11 @@ final class MapWriter extends FieldWriter<MapVector> {
   void setNull(int index) {
     vector.setNull(index);
   }
+
+  /** An empty list. */
+  @Override
+  void setPlaceholder(int index) {
+    vector.startNewValue(index);
+    vector.endValue(index, 0);
+  }
 }

@@ -36,12 +36,22 @@ final class StructWriter extends FieldWriter<StructVector> {
     }
   }
 
-  /** Children of a null struct are null too, so every child vector stays row-aligned. */
   @Override
   void setNull(int index) {
     vector.setNull(index);
+    fillChildren(index);
+  }
+
+  @Override
+  void setPlaceholder(int index) {
+    vector.setIndexDefined(index);
+    fillChildren(index);
+  }
+
+  /** Every child vector keeps a slot per row, whatever the struct holds. */
+  private void fillChildren(int index) {
     for (FieldWriter<?> child : childWriters) {
-      child.setNull(index);
+      child.writeAbsent(index);
     }
   }
 }

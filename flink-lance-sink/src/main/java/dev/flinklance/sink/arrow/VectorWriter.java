@@ -43,13 +43,23 @@ final class VectorWriter extends FieldWriter<FixedSizeListVector> {
     }
   }
 
-  /** A null vector still owns {@code dimension} child slots; they stay null. */
   @Override
   void setNull(int index) {
     vector.setNull(index);
+    fillElements(index);
+  }
+
+  @Override
+  void setPlaceholder(int index) {
+    vector.setNotNull(index);
+    fillElements(index);
+  }
+
+  /** A vector owns {@code dimension} child slots whether or not it is null. */
+  private void fillElements(int index) {
     int end = (index + 1) * dimension;
     for (int i = index * dimension; i < end; i++) {
-      elementWriter.setNull(i);
+      elementWriter.writeAbsent(i);
     }
   }
 }

@@ -21,8 +21,9 @@ class CommitAggregatorTest {
 
   @Test
   void foldsAllWritersOfACheckpointIntoOneCommittableBeforeTheBarrier() throws Exception {
-    try (OneInputStreamOperatorTestHarness<CommittableMessage<LanceWriteResult>, CommittableMessage<LanceCommittable>> harness =
-        open(new CommitAggregator("user"), null)) {
+    try (OneInputStreamOperatorTestHarness<
+            CommittableMessage<LanceWriteResult>, CommittableMessage<LanceCommittable>>
+        harness = open(new CommitAggregator("user"), null)) {
       harness.processElement(summary(0, 2, 7, 1));
       harness.processElement(result(7, 0, fragment("a"), fragment("b")));
       harness.processElement(summary(1, 2, 7, 1));
@@ -33,11 +34,13 @@ class CommitAggregatorTest {
 
       List<CommittableMessage<LanceCommittable>> out = harness.extractOutputValues();
       assertThat(out).hasSize(2);
-      CommittableSummary<LanceCommittable> summary = (CommittableSummary<LanceCommittable>) out.get(0);
+      CommittableSummary<LanceCommittable> summary =
+          (CommittableSummary<LanceCommittable>) out.get(0);
       assertThat(summary.getCheckpointId()).isEqualTo(7);
       assertThat(summary.getNumberOfCommittables()).isEqualTo(1);
       assertThat(summary.getNumberOfSubtasks()).isEqualTo(1);
-      LanceCommittable committable = ((CommittableWithLineage<LanceCommittable>) out.get(1)).getCommittable();
+      LanceCommittable committable =
+          ((CommittableWithLineage<LanceCommittable>) out.get(1)).getCommittable();
       assertThat(committable.commitUser()).isEqualTo("user");
       assertThat(committable.checkpointId()).isEqualTo(7);
       assertThat(committable.fragments())
@@ -105,8 +108,8 @@ class CommitAggregatorTest {
           CommittableMessage<LanceWriteResult>, CommittableMessage<LanceCommittable>>
       open(CommitAggregator aggregator, OperatorSubtaskState state) throws Exception {
     var harness =
-        new OneInputStreamOperatorTestHarness<CommittableMessage<LanceWriteResult>, CommittableMessage<LanceCommittable>>(
-            aggregator);
+        new OneInputStreamOperatorTestHarness<
+            CommittableMessage<LanceWriteResult>, CommittableMessage<LanceCommittable>>(aggregator);
     harness.initializeState(state);
     harness.open();
     return harness;
@@ -122,17 +125,23 @@ class CommitAggregatorTest {
 
   private static StreamRecord<CommittableMessage<LanceWriteResult>> summary(
       int subtask, int subtasks, long checkpoint, int committables) {
-    return new StreamRecord<>(new CommittableSummary<>(subtask, subtasks, checkpoint, committables, 0));
+    return new StreamRecord<>(
+        new CommittableSummary<>(subtask, subtasks, checkpoint, committables, 0));
   }
 
   private static StreamRecord<CommittableMessage<LanceWriteResult>> result(
       long checkpoint, int subtask, FragmentMetadata... fragments) {
     return new StreamRecord<>(
-        new CommittableWithLineage<>(new LanceWriteResult(List.of(fragments)), checkpoint, subtask));
+        new CommittableWithLineage<>(
+            new LanceWriteResult(List.of(fragments)), checkpoint, subtask));
   }
 
   private static FragmentMetadata fragment(String file) {
     return new FragmentMetadata(
-        0, List.of(new DataFile(file, new int[] {0}, new int[] {0}, 2, 1, 10L, null)), 5L, null, null);
+        0,
+        List.of(new DataFile(file, new int[] {0}, new int[] {0}, 2, 1, 10L, null)),
+        5L,
+        null,
+        null);
   }
 }

@@ -137,6 +137,21 @@ class BadInputITCase {
   }
 
   @Test
+  void timestampOutsideTheColumnsRange() throws Exception {
+    String nanos = dir.resolve("nanos").toString();
+    RowType type = rowType(DataTypes.FIELD("ts", DataTypes.TIMESTAMP(9)));
+    RowData farFuture =
+        row(org.apache.flink.table.data.TimestampData.fromEpochMillis(Long.MAX_VALUE / 1000));
+    assertThatThrownBy(() -> runJob(nanos, Map.of(), type, List.of(farFuture)))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("record #1 of subtask 0 of 1: Column 'ts':")
+                    .contains("does not fit a timestamp in NANOSECOND"));
+    assertThat(LanceTestTables.countRows(nanos)).isZero();
+  }
+
+  @Test
   void unreachablePathIsNamed() throws Exception {
     Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
     String path = file.resolve("table").toString();

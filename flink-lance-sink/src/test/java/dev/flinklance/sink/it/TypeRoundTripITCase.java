@@ -113,6 +113,49 @@ class TypeRoundTripITCase {
     assertThat(byId.get(3L)).isEqualTo(expectedNestedNullsRow());
   }
 
+  /**
+   * A nullable ROW with a NOT NULL field, and a nullable vector of NOT NULL floats: when the
+   * container is null, its NOT NULL children still hold a slot (Arrow) and must not be rejected.
+   */
+  @Test
+  void nullContainersWithNotNullChildren() throws Exception {
+    RowType type =
+        (RowType)
+            DataTypes.ROW(
+                    DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+                    DataTypes.FIELD(
+                        "point",
+                        DataTypes.ROW(
+                            DataTypes.FIELD("x", DataTypes.DOUBLE().notNull()),
+                            DataTypes.FIELD("label", DataTypes.STRING().notNull()))),
+                    DataTypes.FIELD("vec", DataTypes.ARRAY(DataTypes.FLOAT().notNull())),
+                    DataTypes.FIELD("tags", DataTypes.ARRAY(DataTypes.STRING().notNull())))
+                .notNull()
+                .getLogicalType();
+    String table = dir.resolve("nested-not-null").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(
+            List.of(
+                GenericRowData.of(
+                    1L,
+                    GenericRowData.of(1.5d, StringData.fromString("p")),
+                    new GenericArrayData(new float[] {1f, 2f}),
+                    new GenericArrayData(new Object[] {StringData.fromString("t")})),
+                GenericRowData.of(2L, null, null, null)),
+            InternalTypeInfo.of(type))
+        .sinkTo(LanceSink.forRowData(type).path(table).vectorColumn("vec", 2).build());
+    env.execute();
+
+    Map<Long, List<Object>> rows = new HashMap<>();
+    for (List<Object> row : LanceTestTables.readColumns(table, type.getFieldNames())) {
+      rows.put((Long) row.get(0), row.stream().map(TypeRoundTripITCase::normalize).toList());
+    }
+    assertThat(rows.get(1L))
+        .containsExactly(1L, Map.of("x", 1.5d, "label", "p"), List.of(1f, 2f), List.of("t"));
+    assertThat(rows.get(2L)).containsExactly(2L, null, null, null);
+  }
+
   private static RowData fullRow() {
     return GenericRowData.of(
         1L,
