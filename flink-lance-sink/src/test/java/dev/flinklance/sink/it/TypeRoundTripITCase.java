@@ -156,6 +156,72 @@ class TypeRoundTripITCase {
     assertThat(rows.get(2L)).containsExactly(2L, null, null, null);
   }
 
+  /** Containers inside containers, empty values, and a list element ROW with a NOT NULL field. */
+  @Test
+  void nestedCombinationsAndEmptyValues() throws Exception {
+    RowType type =
+        (RowType)
+            DataTypes.ROW(
+                    DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+                    DataTypes.FIELD(
+                        "m", DataTypes.MAP(DataTypes.STRING(), DataTypes.ARRAY(DataTypes.INT()))),
+                    DataTypes.FIELD(
+                        "lists", DataTypes.ARRAY(DataTypes.ARRAY(DataTypes.FLOAT().notNull()))),
+                    DataTypes.FIELD(
+                        "items",
+                        DataTypes.ARRAY(
+                            DataTypes.ROW(DataTypes.FIELD("k", DataTypes.STRING().notNull())))),
+                    DataTypes.FIELD("s", DataTypes.STRING()))
+                .notNull()
+                .getLogicalType();
+    String table = dir.resolve("nested").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(
+            List.of(
+                GenericRowData.of(
+                    1L,
+                    new GenericMapData(
+                        mapOf(
+                            StringData.fromString("a"),
+                            new GenericArrayData(new Integer[] {1, null}),
+                            StringData.fromString("b"),
+                            null)),
+                    new GenericArrayData(
+                        new Object[] {
+                          new GenericArrayData(new float[] {1f, 2f}),
+                          null,
+                          new GenericArrayData(new float[0])
+                        }),
+                    new GenericArrayData(
+                        new Object[] {GenericRowData.of(StringData.fromString("x")), null}),
+                    StringData.fromString("")),
+                GenericRowData.of(
+                    2L,
+                    new GenericMapData(Map.of()),
+                    new GenericArrayData(new Object[0]),
+                    new GenericArrayData(new Object[0]),
+                    null)),
+            InternalTypeInfo.of(type))
+        .sinkTo(LanceSink.forRowData(type).path(table).build());
+    env.execute();
+
+    Map<Long, List<Object>> rows = new HashMap<>();
+    for (List<Object> row : LanceTestTables.readColumns(table, type.getFieldNames())) {
+      List<Object> values = new ArrayList<>();
+      row.forEach(value -> values.add(normalize(value)));
+      rows.put((Long) row.get(0), values);
+    }
+    assertThat(rows.get(1L))
+        .containsExactly(
+            1L,
+            List.of(Map.of("key", "a", "value", Arrays.asList(1, null)), Map.of("key", "b")),
+            Arrays.asList(List.of(1f, 2f), null, List.of()),
+            Arrays.asList(Map.of("k", "x"), null),
+            "");
+    assertThat(rows.get(2L)).containsExactly(2L, List.of(), List.of(), List.of(), null);
+  }
+
   private static RowData fullRow() {
     return GenericRowData.of(
         1L,
