@@ -14,6 +14,7 @@ import static dev.flinklance.sink.LanceSinkOptions.VECTOR_COLUMNS;
 
 import dev.flinklance.sink.table.LanceTable;
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
@@ -42,7 +43,7 @@ public final class LanceSinkConfig implements Serializable {
   private LanceSinkConfig(Configuration conf) {
     String path = conf.get(PATH);
     require(path != null && !path.isBlank(), PATH, "must be set to the table's URI");
-    this.table = new LanceTable(path.trim(), conf.get(STORAGE_OPTIONS));
+    this.table = new LanceTable(absolute(path.trim()), conf.get(STORAGE_OPTIONS));
     this.commitUser = conf.get(COMMIT_USER);
     require(commitUser == null || !commitUser.isBlank(), COMMIT_USER, "must not be blank");
     this.maxRowsPerFile = conf.get(MAX_ROWS_PER_FILE);
@@ -68,6 +69,14 @@ public final class LanceSinkConfig implements Serializable {
    */
   public static LanceSinkConfig from(Configuration conf) {
     return new LanceSinkConfig(conf);
+  }
+
+  /**
+   * A relative local path is resolved where the sink is built: each task manager would otherwise
+   * resolve it against its own working directory.
+   */
+  private static String absolute(String path) {
+    return path.contains("://") ? path : Path.of(path).toAbsolutePath().normalize().toString();
   }
 
   private static Map<String, Integer> parseVectorColumns(Map<String, String> raw) {

@@ -27,6 +27,26 @@ class LanceSinkBuilderTest {
   }
 
   @Test
+  void relativeLocalPathsAreResolvedWhereTheSinkIsBuilt() {
+    String uri =
+        LanceSink.forRowData(TestRows.ROW_TYPE)
+            .path("tables/../events")
+            .build()
+            .config()
+            .table()
+            .uri();
+    assertThat(uri).isEqualTo(java.nio.file.Path.of("events").toAbsolutePath().toString());
+    assertThat(
+            LanceSink.forRowData(TestRows.ROW_TYPE)
+                .path("file:///tmp/t")
+                .build()
+                .config()
+                .table()
+                .uri())
+        .isEqualTo("file:///tmp/t");
+  }
+
+  @Test
   void carriesEverySetting() {
     LanceSinkConfig config =
         LanceSink.forRowData(vectorRow())
