@@ -24,6 +24,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
   private final int[] streamPositions;
   private final ValueReader record = new ValueReader();
   private int rowCount;
+  private int knownCapacity;
 
   private ArrowBatchWriter(
       VectorSchemaRoot root, List<FieldWriter<?>> writers, int[] streamPositions) {
@@ -78,7 +79,11 @@ public final class ArrowBatchWriter implements AutoCloseable {
    * batch under its memory limit.
    */
   public boolean nextRowWouldOutgrow(long allocatedBytes, long limitBytes) {
-    return rowCount > 0 && rowCount >= capacity() && allocatedBytes * 2 > limitBytes;
+    if (rowCount < knownCapacity) {
+      return false; // vectors only grow, so there is still room
+    }
+    knownCapacity = capacity();
+    return rowCount > 0 && rowCount >= knownCapacity && allocatedBytes * 2 > limitBytes;
   }
 
   /** Rows every top-level vector has room for without growing. */
@@ -105,6 +110,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
     root.clear();
     allocate();
     rowCount = 0;
+    knownCapacity = 0;
   }
 
   private void allocate() {

@@ -1,5 +1,7 @@
 package dev.flinklance.sink.bench;
 
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
 import java.util.List;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -76,8 +78,9 @@ public final class BenchRows {
   }
 
   /**
-   * Fills {@code root} with rows {@code from} (inclusive) to {@code to} (exclusive) the fastest
-   * plain way: vectors sized once for the batch, unchecked typed setters.
+   * Fills {@code root} with rows {@code from} (inclusive) to {@code to} (exclusive) the fastest way
+   * we know with Arrow directly: vectors sized once for the batch, unchecked setters, each
+   * embedding copied in bulk, validity set a byte at a time.
    */
   public static void fill(VectorSchemaRoot root, long from, long to) {
     int rows = (int) (to - from);
@@ -90,17 +93,25 @@ public final class BenchRows {
     Float8Vector scores = (Float8Vector) root.getVector("score");
     FixedSizeListVector embeddings = (FixedSizeListVector) root.getVector("embedding");
     Float4Vector items = (Float4Vector) embeddings.getDataVector();
+    FloatBuffer itemValues =
+        items
+            .getDataBuffer()
+            .nioBuffer(0, rows * DIMENSION * Float.BYTES)
+            .order(ByteOrder.LITTLE_ENDIAN)
+            .asFloatBuffer();
+    float[] vector = new float[DIMENSION];
     int index = 0;
     for (long id = from; id < to; id++, index++) {
       ids.set(index, id);
       categories.setSafe(index, category(id).getBytes());
       scores.set(index, score(id));
       embeddings.setNotNull(index);
-      int base = index * DIMENSION;
       for (int k = 0; k < DIMENSION; k++) {
-        items.set(base + k, embedding(id, k));
+        vector[k] = embedding(id, k);
       }
+      itemValues.put(vector);
     }
+    items.getValidityBuffer().setOne(0, (rows * DIMENSION + 7) / 8);
     root.setRowCount(index);
   }
 }
