@@ -4,7 +4,7 @@ import org.apache.arrow.vector.complex.ListVector;
 import org.apache.flink.table.data.ArrayData;
 
 /** ARRAY into an Arrow List. */
-final class ListWriter extends FieldWriter<ListVector> {
+final class ListWriter extends RepeatedWriter<ListVector> {
   private final FieldWriter<?> elementWriter;
   private final BulkElementCopier bulk;
   private final ValueReader elements = new ValueReader();
@@ -30,17 +30,5 @@ final class ListWriter extends FieldWriter<ListVector> {
       }
     }
     vector.endValue(index, size);
-  }
-
-  @Override
-  void setNull(int index) {
-    vector.setNull(index);
-  }
-
-  /** An empty list. */
-  @Override
-  void setPlaceholder(int index) {
-    vector.startNewValue(index);
-    vector.endValue(index, 0);
   }
 }

@@ -5,7 +5,7 @@ import org.apache.arrow.vector.complex.StructVector;
 import org.apache.flink.table.data.MapData;
 
 /** MAP into an Arrow Map: a list of non-null {key, value} entry structs. */
-final class MapWriter extends FieldWriter<MapVector> {
+final class MapWriter extends RepeatedWriter<MapVector> {
   private final StructVector entries;
   private final FieldWriter<?> keyWriter;
   private final FieldWriter<?> valueWriter;
@@ -32,17 +32,5 @@ final class MapWriter extends FieldWriter<MapVector> {
       valueWriter.write(values, i, start + i);
     }
     vector.endValue(index, size);
-  }
-
-  @Override
-  void setNull(int index) {
-    vector.setNull(index);
-  }
-
-  /** An empty list. */
-  @Override
-  void setPlaceholder(int index) {
-    vector.startNewValue(index);
-    vector.endValue(index, 0);
   }
 }

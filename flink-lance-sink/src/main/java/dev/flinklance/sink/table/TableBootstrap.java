@@ -9,7 +9,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Makes sure the table exists before anything is written: opens it, or creates it with the stream's
- * schema. Safe to run from every writer subtask at once; it never overwrites.
+ * schema. Safe to run from every writer subtask at once: it never leaves another writer's table
+ * overwritten (see {@link LanceTable#createIfAbsent}).
  */
 public final class TableBootstrap {
   private static final Logger LOG = LoggerFactory.getLogger(TableBootstrap.class);

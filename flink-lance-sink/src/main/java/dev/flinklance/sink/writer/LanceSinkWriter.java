@@ -101,11 +101,8 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     recordsSeen++;
     RowData row = toRowData.apply(element);
     if (row.getRowKind() == RowKind.DELETE || row.getRowKind() == RowKind.UPDATE_BEFORE) {
-      throw new IllegalArgumentException(
-          String.format(
-              "Lance sink for '%s' appends rows and cannot apply record #%d of %s with row kind"
-                  + " %s. Record: %s",
-              config.table().uri(), recordsSeen, subtask, row.getRowKind(), abbreviate(row)));
+      throw recordError(
+          "appends rows and cannot apply", row, " with row kind " + row.getRowKind(), null);
     }
     if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), config.maxBufferBytes())) {
       writeBufferedRows();
@@ -113,11 +110,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     try {
       batch.write(row);
     } catch (InvalidValueException e) {
-      throw new IllegalArgumentException(
-          String.format(
-              "Lance sink for '%s' cannot write record #%d of %s: %s. Record: %s",
-              config.table().uri(), recordsSeen, subtask, e.getMessage(), abbreviate(row)),
-          e);
+      throw recordError("cannot write", row, ": " + e.getMessage(), e);
     }
     recordsSent.inc();
     // Variable-width data (strings, lists) grows by bytes, not rows: the backstop.
@@ -127,9 +120,22 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     }
   }
 
-  private static String abbreviate(RowData row) {
+  /**
+   * Names the table, the record's position in this subtask and the record (abbreviated).
+   *
+   * @param problem appended right after the record's position
+   */
+  private IllegalArgumentException recordError(
+      String action, RowData row, String problem, Throwable cause) {
     String text = String.valueOf(row);
-    return text.length() <= MAX_RECORD_TEXT ? text : text.substring(0, MAX_RECORD_TEXT) + "...";
+    if (text.length() > MAX_RECORD_TEXT) {
+      text = text.substring(0, MAX_RECORD_TEXT) + "...";
+    }
+    return new IllegalArgumentException(
+        String.format(
+            "Lance sink for '%s' %s record #%d of %s%s. Record: %s",
+            config.table().uri(), action, recordsSeen, subtask, problem, text),
+        cause);
   }
 
   @Override
