@@ -49,7 +49,8 @@ class BulkElementCopierTest {
       assertCopied(
           new BigIntVector("l", allocator),
           DataTypes.BIGINT().getLogicalType(),
-          new GenericArrayData(new long[] {Long.MIN_VALUE, 42, Long.MAX_VALUE, 7, 7, 7, 7, 7, 7, 7}),
+          new GenericArrayData(
+              new long[] {Long.MIN_VALUE, 42, Long.MAX_VALUE, 7, 7, 7, 7, 7, 7, 7}),
           start);
     }
   }

@@ -152,6 +152,22 @@ class BadInputITCase {
   }
 
   @Test
+  void wrongLengthForAFixedSizeBinaryColumn() {
+    String fixed = dir.resolve("fixed").toString();
+    TestFragments.createTable(
+        fixed, new Schema(List.of(Field.nullable("fb", new ArrowType.FixedSizeBinary(4)))));
+    RowType type = rowType(DataTypes.FIELD("fb", DataTypes.BYTES()));
+    assertThatThrownBy(() -> runJob(fixed, Map.of(), type, List.of(row(new byte[] {1, 2, 3}))))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains(
+                        "record #1 of subtask 0 of 1: Column 'fb': expected exactly 4 bytes, got"
+                            + " 3"));
+    assertThat(LanceTestTables.latestVersion(fixed)).isEqualTo(1);
+  }
+
+  @Test
   void unreachablePathIsNamed() throws Exception {
     Path file = Files.writeString(dir.resolve("a-file"), "not a directory");
     String path = file.resolve("table").toString();

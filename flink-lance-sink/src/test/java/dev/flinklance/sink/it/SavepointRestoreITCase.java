@@ -63,7 +63,6 @@ class SavepointRestoreITCase {
     assertThat(commits)
         .extracting(c -> c.properties().get("flink.job-id"))
         .as("both jobs committed")
-        .hasSize(commits.size())
         .satisfies(ids -> assertThat(ids.stream().distinct().count()).isEqualTo(2));
   }
 

@@ -3,7 +3,9 @@ package dev.flinklance.sink.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.testing.LanceTestTables;
+import dev.flinklance.sink.testing.TestFragments;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -15,6 +17,12 @@ import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.arrow.vector.util.Text;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
@@ -92,21 +100,22 @@ class TypeRoundTripITCase {
   @Test
   void everyTypeRoundTripsWithNullsAtEveryLevel() throws Exception {
     String table = dir.resolve("types").toString();
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(1);
-    env.fromData(List.of(fullRow(), nullRow(), nestedNullsRow()), InternalTypeInfo.of(TYPE))
-        .sinkTo(LanceSink.forRowData(TYPE).path(table).vectorColumn("vec", 4).build());
-    env.execute();
+    write(
+        TYPE,
+        List.of(fullRow(), nullRow(), nestedNullsRow()),
+        LanceSink.forRowData(TYPE).path(table).vectorColumn("vec", 4));
 
     List<String> columns = TYPE.getFieldNames();
     Map<Long, Map<String, Object>> byId = new HashMap<>();
-    for (List<Object> row : LanceTestTables.readColumns(table, columns)) {
-      Map<String, Object> values = new LinkedHashMap<>();
-      for (int i = 0; i < columns.size(); i++) {
-        values.put(columns.get(i), normalize(row.get(i)));
-      }
-      byId.put((Long) row.get(0), values);
-    }
+    readById(table, columns)
+        .forEach(
+            (id, row) -> {
+              Map<String, Object> values = new LinkedHashMap<>();
+              for (int i = 0; i < columns.size(); i++) {
+                values.put(columns.get(i), row.get(i));
+              }
+              byId.put(id, values);
+            });
     assertThat(byId).containsOnlyKeys(1L, 2L, 3L);
     assertThat(byId.get(1L)).isEqualTo(expectedFullRow());
     assertThat(byId.get(2L)).isEqualTo(expectedNullRow());
@@ -133,24 +142,18 @@ class TypeRoundTripITCase {
                 .notNull()
                 .getLogicalType();
     String table = dir.resolve("nested-not-null").toString();
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(1);
-    env.fromData(
-            List.of(
-                GenericRowData.of(
-                    1L,
-                    GenericRowData.of(1.5d, StringData.fromString("p")),
-                    new GenericArrayData(new float[] {1f, 2f}),
-                    new GenericArrayData(new Object[] {StringData.fromString("t")})),
-                GenericRowData.of(2L, null, null, null)),
-            InternalTypeInfo.of(type))
-        .sinkTo(LanceSink.forRowData(type).path(table).vectorColumn("vec", 2).build());
-    env.execute();
+    write(
+        type,
+        List.of(
+            GenericRowData.of(
+                1L,
+                GenericRowData.of(1.5d, StringData.fromString("p")),
+                new GenericArrayData(new float[] {1f, 2f}),
+                new GenericArrayData(new Object[] {StringData.fromString("t")})),
+            GenericRowData.of(2L, null, null, null)),
+        LanceSink.forRowData(type).path(table).vectorColumn("vec", 2));
 
-    Map<Long, List<Object>> rows = new HashMap<>();
-    for (List<Object> row : LanceTestTables.readColumns(table, type.getFieldNames())) {
-      rows.put((Long) row.get(0), row.stream().map(TypeRoundTripITCase::normalize).toList());
-    }
+    Map<Long, List<Object>> rows = readById(table, type.getFieldNames());
     assertThat(rows.get(1L))
         .containsExactly(1L, Map.of("x", 1.5d, "label", "p"), List.of(1f, 2f), List.of("t"));
     assertThat(rows.get(2L)).containsExactly(2L, null, null, null);
@@ -175,43 +178,35 @@ class TypeRoundTripITCase {
                 .notNull()
                 .getLogicalType();
     String table = dir.resolve("nested").toString();
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(1);
-    env.fromData(
-            List.of(
-                GenericRowData.of(
-                    1L,
-                    new GenericMapData(
-                        mapOf(
-                            StringData.fromString("a"),
-                            new GenericArrayData(new Integer[] {1, null}),
-                            StringData.fromString("b"),
-                            null)),
-                    new GenericArrayData(
-                        new Object[] {
-                          new GenericArrayData(new float[] {1f, 2f}),
-                          null,
-                          new GenericArrayData(new float[0])
-                        }),
-                    new GenericArrayData(
-                        new Object[] {GenericRowData.of(StringData.fromString("x")), null}),
-                    StringData.fromString("")),
-                GenericRowData.of(
-                    2L,
-                    new GenericMapData(Map.of()),
-                    new GenericArrayData(new Object[0]),
-                    new GenericArrayData(new Object[0]),
-                    null)),
-            InternalTypeInfo.of(type))
-        .sinkTo(LanceSink.forRowData(type).path(table).build());
-    env.execute();
+    write(
+        type,
+        List.of(
+            GenericRowData.of(
+                1L,
+                new GenericMapData(
+                    mapOf(
+                        StringData.fromString("a"),
+                        new GenericArrayData(new Integer[] {1, null}),
+                        StringData.fromString("b"),
+                        null)),
+                new GenericArrayData(
+                    new Object[] {
+                      new GenericArrayData(new float[] {1f, 2f}),
+                      null,
+                      new GenericArrayData(new float[0])
+                    }),
+                new GenericArrayData(
+                    new Object[] {GenericRowData.of(StringData.fromString("x")), null}),
+                StringData.fromString("")),
+            GenericRowData.of(
+                2L,
+                new GenericMapData(Map.of()),
+                new GenericArrayData(new Object[0]),
+                new GenericArrayData(new Object[0]),
+                null)),
+        LanceSink.forRowData(type).path(table));
 
-    Map<Long, List<Object>> rows = new HashMap<>();
-    for (List<Object> row : LanceTestTables.readColumns(table, type.getFieldNames())) {
-      List<Object> values = new ArrayList<>();
-      row.forEach(value -> values.add(normalize(value)));
-      rows.put((Long) row.get(0), values);
-    }
+    Map<Long, List<Object>> rows = readById(table, type.getFieldNames());
     assertThat(rows.get(1L))
         .containsExactly(
             1L,
@@ -220,6 +215,76 @@ class TypeRoundTripITCase {
             Arrays.asList(Map.of("k", "x"), null),
             "");
     assertThat(rows.get(2L)).containsExactly(2L, List.of(), List.of(), List.of(), null);
+  }
+
+  /**
+   * An existing table whose columns use other Arrow encodings than the sink would pick: large
+   * strings and binaries, fixed-size binary, second and nanosecond time units, a zoned timestamp
+   * and an undeclared vector column. Columns are matched by name, in another order.
+   */
+  @Test
+  void writesIntoAnExistingTablesOwnEncodings() throws Exception {
+    String table = dir.resolve("existing").toString();
+    TestFragments.createTable(
+        table,
+        new Schema(
+            List.of(
+                Field.notNullable("id", new ArrowType.Int(64, true)),
+                Field.nullable("s", ArrowType.LargeUtf8.INSTANCE),
+                Field.nullable("b", ArrowType.LargeBinary.INSTANCE),
+                Field.nullable("fb", new ArrowType.FixedSizeBinary(4)),
+                Field.nullable("ts_sec", new ArrowType.Timestamp(TimeUnit.SECOND, null)),
+                Field.nullable(
+                    "ltz_nano", new ArrowType.Timestamp(TimeUnit.NANOSECOND, "Europe/Berlin")),
+                Field.nullable("t_sec", new ArrowType.Time(TimeUnit.SECOND, 32)),
+                Field.nullable("t_nano", new ArrowType.Time(TimeUnit.NANOSECOND, 64)),
+                new Field(
+                    "vec",
+                    FieldType.nullable(new ArrowType.FixedSizeList(3)),
+                    List.of(
+                        Field.notNullable(
+                            "item",
+                            new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE)))))));
+    RowType type =
+        (RowType)
+            DataTypes.ROW(
+                    DataTypes.FIELD("vec", DataTypes.ARRAY(DataTypes.FLOAT().notNull())),
+                    DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+                    DataTypes.FIELD("s", DataTypes.STRING()),
+                    DataTypes.FIELD("b", DataTypes.BYTES()),
+                    DataTypes.FIELD("fb", DataTypes.BINARY(4)),
+                    DataTypes.FIELD("ts_sec", DataTypes.TIMESTAMP(3)),
+                    DataTypes.FIELD("ltz_nano", DataTypes.TIMESTAMP_LTZ(9)),
+                    DataTypes.FIELD("t_sec", DataTypes.TIME(0)),
+                    DataTypes.FIELD("t_nano", DataTypes.TIME(3)))
+                .notNull()
+                .getLogicalType();
+    RowData row =
+        GenericRowData.of(
+            new GenericArrayData(new float[] {1f, 2f, 3f}),
+            1L,
+            StringData.fromString("large"),
+            new byte[] {9, 8},
+            new byte[] {1, 2, 3, 4},
+            TimestampData.fromEpochMillis(MILLIS),
+            TimestampData.fromEpochMillis(MILLIS, 456_789),
+            TIME_MILLIS,
+            TIME_MILLIS);
+    write(type, List.of(row), LanceSink.forRowData(type).path(table));
+
+    List<String> columns =
+        List.of("id", "s", "b", "fb", "ts_sec", "ltz_nano", "t_sec", "t_nano", "vec");
+    assertThat(readById(table, columns).get(1L))
+        .containsExactly(
+            1L,
+            "large",
+            "0908",
+            "01020304",
+            LocalDateTime.ofEpochSecond(MILLIS / 1000, 0, ZoneOffset.UTC),
+            MILLIS * 1_000_000 + 456_789,
+            TIME_MILLIS / 1000,
+            TIME_MILLIS * 1_000_000L,
+            List.of(1f, 2f, 3f));
   }
 
   private static RowData fullRow() {
@@ -333,6 +398,25 @@ class TypeRoundTripITCase {
     row.put("r", Map.of());
     row.put("arr_row", List.of(Map.of()));
     return row;
+  }
+
+  private static void write(RowType type, List<RowData> rows, LanceSinkBuilder<RowData> sink)
+      throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(rows, InternalTypeInfo.of(type)).sinkTo(sink.build());
+    env.execute();
+  }
+
+  /** The table's rows by their id (the first column), values normalized. */
+  private static Map<Long, List<Object>> readById(String table, List<String> columns) {
+    Map<Long, List<Object>> rows = new HashMap<>();
+    for (List<Object> row : LanceTestTables.readColumns(table, columns)) {
+      List<Object> values = new ArrayList<>();
+      row.forEach(value -> values.add(normalize(value)));
+      rows.put((Long) row.get(0), values);
+    }
+    return rows;
   }
 
   private static Map<Object, Object> mapOf(Object... keysAndValues) {

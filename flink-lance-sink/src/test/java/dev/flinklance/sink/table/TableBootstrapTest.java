@@ -76,6 +76,19 @@ class TableBootstrapTest {
   }
 
   @Test
+  void createsWithLancesDefaultFormatWhenNoneIsRequested() {
+    String uri = dir.resolve("t").toString();
+    try (BufferAllocator allocator = new RootAllocator();
+        org.lance.Dataset created =
+            new LanceTable(uri, Map.of())
+                .createIfAbsent(allocator, TestFragments.SCHEMA, false, null)
+                .orElseThrow()) {
+      assertThat(created.getLanceFileFormatVersion()).isEqualTo("2.1");
+      assertThat(created.hasStableRowIds()).isFalse();
+    }
+  }
+
+  @Test
   void createsWithTheRequestedFormatAndRowIds() {
     String uri = dir.resolve("t").toString();
     try (BufferAllocator allocator = new RootAllocator();

@@ -3,7 +3,6 @@ package dev.flinklance.sink.testing;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
@@ -17,7 +16,7 @@ import org.apache.flink.table.data.RowData;
  */
 public final class Failures {
   private static final Map<String, AtomicBoolean> FIRED = new ConcurrentHashMap<>();
-  private static final Map<String, AtomicLong> ARMED_AT = new ConcurrentHashMap<>();
+  private static final Map<String, Long> ARMED_AT = new ConcurrentHashMap<>();
 
   private Failures() {}
 
@@ -30,34 +29,44 @@ public final class Failures {
     return FIRED.computeIfAbsent(token, t -> new AtomicBoolean()).get();
   }
 
-  /**
-   * Passes records through; once checkpoint {@code afterCheckpoint} (or a later one) has completed,
-   * the next record fails the task, once.
-   */
-  public static final class FailAfterCheckpoint
-      implements MapFunction<RowData, RowData>, CheckpointListener {
+  /** Passes records through; fails once, at or after checkpoint {@code checkpoint}. */
+  private abstract static class Injector implements MapFunction<RowData, RowData> {
     private static final long serialVersionUID = 1L;
-    private final String token;
-    private final long afterCheckpoint;
+    final String token;
+    final long checkpoint;
 
-    public FailAfterCheckpoint(String token, long afterCheckpoint) {
+    Injector(String token, long checkpoint) {
       this.token = token;
-      this.afterCheckpoint = afterCheckpoint;
+      this.checkpoint = checkpoint;
     }
 
     @Override
     public RowData map(RowData row) {
-      AtomicLong armed = ARMED_AT.get(token);
-      if (armed != null && fireOnce(token)) {
-        throw new RuntimeException("Injected failure after checkpoint " + armed.get());
+      return row;
+    }
+  }
+
+  /** Once checkpoint {@code checkpoint} (or a later one) has completed, fails the next record. */
+  public static final class FailAfterCheckpoint extends Injector implements CheckpointListener {
+    private static final long serialVersionUID = 1L;
+
+    public FailAfterCheckpoint(String token, long checkpoint) {
+      super(token, checkpoint);
+    }
+
+    @Override
+    public RowData map(RowData row) {
+      Long armedAt = ARMED_AT.get(token);
+      if (armedAt != null && fireOnce(token)) {
+        throw new RuntimeException("Injected failure after checkpoint " + armedAt);
       }
       return row;
     }
 
     @Override
     public void notifyCheckpointComplete(long checkpointId) {
-      if (checkpointId >= afterCheckpoint) {
-        ARMED_AT.putIfAbsent(token, new AtomicLong(checkpointId));
+      if (checkpointId >= checkpoint) {
+        ARMED_AT.putIfAbsent(token, checkpointId);
       }
     }
   }
@@ -67,20 +76,11 @@ public final class Failures {
    * Chained in front of the sink writer, it snapshots after the writer has already flushed for that
    * checkpoint and sent its write results downstream.
    */
-  public static final class DeclineCheckpoint
-      implements MapFunction<RowData, RowData>, CheckpointedFunction {
+  public static final class DeclineCheckpoint extends Injector implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
-    private final String token;
-    private final long checkpoint;
 
     public DeclineCheckpoint(String token, long checkpoint) {
-      this.token = token;
-      this.checkpoint = checkpoint;
-    }
-
-    @Override
-    public RowData map(RowData row) {
-      return row;
+      super(token, checkpoint);
     }
 
     @Override
