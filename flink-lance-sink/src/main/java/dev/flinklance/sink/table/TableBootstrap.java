@@ -1,5 +1,6 @@
 package dev.flinklance.sink.table;
 
+import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -14,19 +15,28 @@ import org.slf4j.LoggerFactory;
  */
 public final class TableBootstrap {
   private static final Logger LOG = LoggerFactory.getLogger(TableBootstrap.class);
+  static final Duration CREATOR_WAIT = Duration.ofSeconds(10);
+  private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
   /** What a writer needs to know about the table it writes into. */
   public record TableLayout(Schema schema, String dataStorageVersion) {}
 
   private TableBootstrap() {}
 
+  /**
+   * @param creator whether this caller should create a missing table at once (writer subtask 0);
+   *     the others first wait up to {@link #CREATOR_WAIT} for it to appear, which keeps the
+   *     subtasks of one job from racing each other (a race is undone, but leaves extra versions)
+   */
   public static TableLayout ensureTable(
       LanceTable table,
       BufferAllocator allocator,
       Schema streamSchema,
       boolean stableRowIds,
-      String dataStorageVersion) {
-    Optional<Dataset> dataset = table.openIfExists(allocator);
+      String dataStorageVersion,
+      boolean creator) {
+    Optional<Dataset> dataset =
+        creator ? table.openIfExists(allocator) : awaitTable(table, allocator);
     if (dataset.isEmpty()) {
       dataset = table.createIfAbsent(allocator, streamSchema, stableRowIds, dataStorageVersion);
       if (dataset.isPresent()) {
@@ -38,6 +48,22 @@ public final class TableBootstrap {
     }
     try (Dataset opened = dataset.get()) {
       return new TableLayout(opened.getSchema(), opened.getLanceFileFormatVersion());
+    }
+  }
+
+  private static Optional<Dataset> awaitTable(LanceTable table, BufferAllocator allocator) {
+    long deadline = System.nanoTime() + CREATOR_WAIT.toNanos();
+    while (true) {
+      Optional<Dataset> dataset = table.openIfExists(allocator);
+      if (dataset.isPresent() || System.nanoTime() > deadline) {
+        return dataset;
+      }
+      try {
+        Thread.sleep(POLL_INTERVAL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LanceTableException(table.uri(), "interrupted while waiting for the table", e);
+      }
     }
   }
 }

@@ -66,7 +66,8 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
               allocator,
               streamSchema,
               config.stableRowIds(),
-              storageVersionFor(streamSchema));
+              storageVersionFor(streamSchema),
+              context.getTaskInfo().getIndexOfThisSubtask() == 0);
       this.batch = openBatch(rowType, layout.schema());
       this.fragmentWriter =
           new FragmentFileWriter(

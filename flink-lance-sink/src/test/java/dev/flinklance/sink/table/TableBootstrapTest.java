@@ -12,6 +12,7 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.function.IntPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
@@ -21,23 +22,38 @@ import org.junit.jupiter.api.io.TempDir;
 class TableBootstrapTest {
   @TempDir Path dir;
 
+  /** Every caller a creator (separate jobs): races happen, are undone, and nothing is lost. */
   @Test
   void concurrentCreatorsProduceOneTableAndNoOverwrite() throws Exception {
     String uri = dir.resolve("t").toString();
+    ensureConcurrently(uri, 8, i -> true);
+    assertThat(LanceTestTables.countRows(uri)).isZero();
+  }
+
+  /** One creator, the rest wait for it (the subtasks of one job): no race, one version. */
+  @Test
+  void subtasksOfOneJobLeaveTheCreationToOne() throws Exception {
+    String uri = dir.resolve("t").toString();
+    ensureConcurrently(uri, 8, i -> i == 0);
+    assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(1);
+  }
+
+  private static void ensureConcurrently(String uri, int callers, IntPredicate creator)
+      throws Exception {
     LanceTable table = new LanceTable(uri, Map.of());
-    int creators = 8;
     CountDownLatch start = new CountDownLatch(1);
-    ExecutorService pool = Executors.newFixedThreadPool(creators);
+    ExecutorService pool = Executors.newFixedThreadPool(callers);
     try {
       List<Future<TableBootstrap.TableLayout>> layouts = new ArrayList<>();
-      for (int i = 0; i < creators; i++) {
+      for (int i = 0; i < callers; i++) {
+        boolean creates = creator.test(i);
         layouts.add(
             pool.submit(
                 () -> {
                   start.await();
                   try (BufferAllocator allocator = new RootAllocator()) {
                     return TableBootstrap.ensureTable(
-                        table, allocator, TestFragments.SCHEMA, false, null);
+                        table, allocator, TestFragments.SCHEMA, false, null, creates);
                   }
                 }));
       }
@@ -48,7 +64,6 @@ class TableBootstrapTest {
     } finally {
       pool.shutdownNow();
     }
-    assertThat(LanceTestTables.countRows(uri)).isZero();
   }
 
   /**
@@ -109,7 +124,7 @@ class TableBootstrapTest {
     try (BufferAllocator allocator = new RootAllocator()) {
       TableBootstrap.TableLayout layout =
           TableBootstrap.ensureTable(
-              new LanceTable(uri, Map.of()), allocator, TestFragments.SCHEMA, true, "2.2");
+              new LanceTable(uri, Map.of()), allocator, TestFragments.SCHEMA, true, "2.2", true);
       assertThat(layout.dataStorageVersion())
           .as("an existing table keeps its format")
           .isEqualTo("2.1");
