@@ -1,6 +1,7 @@
 package dev.flinklance.sink;
 
-import dev.flinklance.sink.arrow.ArrowSchemaConverter;
+import dev.flinklance.arrow.ArrowSchemaConverter;
+import dev.flinklance.dataset.LanceDatasetOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import org.apache.flink.configuration.ConfigOption;
@@ -27,38 +28,49 @@ public final class LanceSinkBuilder<T> {
 
   /** The table's URI: a local path, {@code file://}, {@code s3://}, ... */
   public LanceSinkBuilder<T> path(String uri) {
-    return set(LanceSinkOptions.PATH, uri);
+    return set(LanceDatasetOptions.PATH, uri);
   }
 
+  /**
+   * Lance storage options (object-store credentials, endpoint, timeouts), the same as the SQL
+   * connector's {@code storage.*} keys without the prefix.
+   */
   public LanceSinkBuilder<T> storageOptions(Map<String, String> storageOptions) {
-    return set(LanceSinkOptions.STORAGE_OPTIONS, Map.copyOf(storageOptions));
+    storageOptions.forEach(this::storageOption);
+    return this;
+  }
+
+  /** One Lance storage option, e.g. {@code storageOption("aws_region", "eu-west-1")}. */
+  public LanceSinkBuilder<T> storageOption(String key, String value) {
+    options.setString(LanceDatasetOptions.STORAGE_PREFIX + key, value);
+    return this;
   }
 
   /** Fixes the commit user; by default a UUID is created and kept in Flink state. */
   public LanceSinkBuilder<T> commitUser(String commitUser) {
-    return set(LanceSinkOptions.COMMIT_USER, commitUser);
+    return set(LanceSinkOptions.SINK_COMMIT_USER, commitUser);
   }
 
   public LanceSinkBuilder<T> maxRowsPerFile(int maxRowsPerFile) {
-    return set(LanceSinkOptions.MAX_ROWS_PER_FILE, maxRowsPerFile);
+    return set(LanceSinkOptions.SINK_MAX_ROWS_PER_FILE, maxRowsPerFile);
   }
 
   public LanceSinkBuilder<T> maxBufferBytes(long maxBufferBytes) {
-    return set(LanceSinkOptions.MAX_BUFFER_BYTES, new MemorySize(maxBufferBytes));
+    return set(LanceSinkOptions.SINK_MAX_BUFFER_SIZE, new MemorySize(maxBufferBytes));
   }
 
   /** Enables Lance stable row ids when the sink creates the table. */
   public LanceSinkBuilder<T> stableRowIds(boolean stableRowIds) {
-    return set(LanceSinkOptions.STABLE_ROW_IDS, stableRowIds);
+    return set(LanceDatasetOptions.STABLE_ROW_IDS, stableRowIds);
   }
 
   /** Writes a top-level ARRAY column as a fixed-dimension vector (Arrow FixedSizeList). */
   public LanceSinkBuilder<T> vectorColumn(String column, int dimension) {
     vectorColumns.put(column, Integer.toString(dimension));
-    return set(LanceSinkOptions.VECTOR_COLUMNS, Map.copyOf(vectorColumns));
+    return set(LanceDatasetOptions.VECTOR_COLUMNS, Map.copyOf(vectorColumns));
   }
 
-  /** Any other {@link LanceSinkOptions} option. */
+  /** Any other {@link LanceSinkOptions} or {@link LanceDatasetOptions} option. */
   public <V> LanceSinkBuilder<T> set(ConfigOption<V> option, V value) {
     options.set(option, value);
     return this;

@@ -1,18 +1,18 @@
 package dev.flinklance.sink;
 
-import static dev.flinklance.sink.LanceSinkOptions.COMMIT_MAX_ATTEMPTS;
-import static dev.flinklance.sink.LanceSinkOptions.COMMIT_MAX_RETRIES;
-import static dev.flinklance.sink.LanceSinkOptions.COMMIT_USER;
-import static dev.flinklance.sink.LanceSinkOptions.DATA_STORAGE_VERSION;
-import static dev.flinklance.sink.LanceSinkOptions.DEDUPE_MAX_VERSIONS;
-import static dev.flinklance.sink.LanceSinkOptions.MAX_BUFFER_BYTES;
-import static dev.flinklance.sink.LanceSinkOptions.MAX_ROWS_PER_FILE;
-import static dev.flinklance.sink.LanceSinkOptions.PATH;
-import static dev.flinklance.sink.LanceSinkOptions.STABLE_ROW_IDS;
-import static dev.flinklance.sink.LanceSinkOptions.STORAGE_OPTIONS;
-import static dev.flinklance.sink.LanceSinkOptions.VECTOR_COLUMNS;
+import static dev.flinklance.dataset.LanceDatasetOptions.DATA_STORAGE_VERSION;
+import static dev.flinklance.dataset.LanceDatasetOptions.PATH;
+import static dev.flinklance.dataset.LanceDatasetOptions.STABLE_ROW_IDS;
+import static dev.flinklance.dataset.LanceDatasetOptions.VECTOR_COLUMNS;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_DEDUPE_MAX_VERSIONS;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_MAX_CONFLICT_RETRIES;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_USER;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_BUFFER_SIZE;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_ROWS_PER_FILE;
 
-import dev.flinklance.sink.table.LanceTable;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetOptions;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
@@ -29,7 +29,7 @@ public final class LanceSinkConfig implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final long MIN_BUFFER_BYTES = MemorySize.ofMebiBytes(1).getBytes();
 
-  private final LanceTable table;
+  private final LanceDataset dataset;
   private final String commitUser;
   private final int maxRowsPerFile;
   private final long maxBufferBytes;
@@ -43,25 +43,26 @@ public final class LanceSinkConfig implements Serializable {
   private LanceSinkConfig(Configuration conf) {
     String path = conf.get(PATH);
     require(path != null && !path.isBlank(), PATH, "must be set to the table's URI");
-    this.table = new LanceTable(absolute(path.trim()), conf.get(STORAGE_OPTIONS));
-    this.commitUser = conf.get(COMMIT_USER);
-    require(commitUser == null || !commitUser.isBlank(), COMMIT_USER, "must not be blank");
-    this.maxRowsPerFile = conf.get(MAX_ROWS_PER_FILE);
-    require(maxRowsPerFile > 0, MAX_ROWS_PER_FILE, "must be positive, got " + maxRowsPerFile);
-    this.maxBufferBytes = conf.get(MAX_BUFFER_BYTES).getBytes();
+    this.dataset = new LanceDataset(
+            absolute(path.trim()), LanceDatasetOptions.storageOptions(conf.toMap()));
+    this.commitUser = conf.get(SINK_COMMIT_USER);
+    require(commitUser == null || !commitUser.isBlank(), SINK_COMMIT_USER, "must not be blank");
+    this.maxRowsPerFile = conf.get(SINK_MAX_ROWS_PER_FILE);
+    require(maxRowsPerFile > 0, SINK_MAX_ROWS_PER_FILE, "must be positive, got " + maxRowsPerFile);
+    this.maxBufferBytes = conf.get(SINK_MAX_BUFFER_SIZE).getBytes();
     require(
         maxBufferBytes >= MIN_BUFFER_BYTES,
-        MAX_BUFFER_BYTES,
-        "must be at least 1 mb, got " + conf.get(MAX_BUFFER_BYTES));
+        SINK_MAX_BUFFER_SIZE,
+        "must be at least 1 mb, got " + conf.get(SINK_MAX_BUFFER_SIZE));
     this.stableRowIds = conf.get(STABLE_ROW_IDS);
     this.dataStorageVersion = conf.get(DATA_STORAGE_VERSION);
     this.vectorColumns = parseVectorColumns(conf.get(VECTOR_COLUMNS));
-    this.commitMaxConflictRetries = conf.get(COMMIT_MAX_RETRIES);
-    require(commitMaxConflictRetries >= 0, COMMIT_MAX_RETRIES, "must not be negative");
-    this.commitMaxAttempts = conf.get(COMMIT_MAX_ATTEMPTS);
-    require(commitMaxAttempts >= 1, COMMIT_MAX_ATTEMPTS, "must be at least 1");
-    this.dedupeMaxVersions = conf.get(DEDUPE_MAX_VERSIONS);
-    require(dedupeMaxVersions >= 1, DEDUPE_MAX_VERSIONS, "must be at least 1");
+    this.commitMaxConflictRetries = conf.get(SINK_COMMIT_MAX_CONFLICT_RETRIES);
+    require(commitMaxConflictRetries >= 0, SINK_COMMIT_MAX_CONFLICT_RETRIES, "must not be negative");
+    this.commitMaxAttempts = conf.get(SINK_COMMIT_MAX_ATTEMPTS);
+    require(commitMaxAttempts >= 1, SINK_COMMIT_MAX_ATTEMPTS, "must be at least 1");
+    this.dedupeMaxVersions = conf.get(SINK_COMMIT_DEDUPE_MAX_VERSIONS);
+    require(dedupeMaxVersions >= 1, SINK_COMMIT_DEDUPE_MAX_VERSIONS, "must be at least 1");
   }
 
   /**
@@ -102,8 +103,8 @@ public final class LanceSinkConfig implements Serializable {
     }
   }
 
-  public LanceTable table() {
-    return table;
+  public LanceDataset dataset() {
+    return dataset;
   }
 
   /** The user-set commit user, or null to use the one kept in Flink state. */

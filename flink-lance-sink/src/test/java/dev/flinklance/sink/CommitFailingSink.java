@@ -1,7 +1,7 @@
 package dev.flinklance.sink;
 
 import dev.flinklance.sink.committer.LanceCommittable;
-import dev.flinklance.sink.testing.Failures;
+import dev.flinklance.testing.Failures;
 import java.io.IOException;
 import java.util.Collection;
 import org.apache.flink.api.connector.sink2.Committer;

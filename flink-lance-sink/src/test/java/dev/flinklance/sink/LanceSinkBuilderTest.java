@@ -1,10 +1,11 @@
 package dev.flinklance.sink;
+import dev.flinklance.dataset.LanceDatasetOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.sink.arrow.UnsupportedTypeException;
-import dev.flinklance.sink.testing.TestRows;
+import dev.flinklance.arrow.UnsupportedTypeException;
+import dev.flinklance.testing.TestRows;
 import java.util.Map;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.api.DataTypes;
@@ -18,7 +19,7 @@ class LanceSinkBuilderTest {
   void buildsWithDefaults() {
     LanceSink<?> sink = LanceSink.forRowData(TestRows.ROW_TYPE).path(" /tmp/t ").build();
     LanceSinkConfig config = sink.config();
-    assertThat(config.table().uri()).isEqualTo("/tmp/t");
+    assertThat(config.dataset().uri()).isEqualTo("/tmp/t");
     assertThat(config.commitUser()).isNull();
     assertThat(config.maxRowsPerFile()).isEqualTo(1_000_000);
     assertThat(config.maxBufferBytes()).isEqualTo(MemorySize.ofMebiBytes(64).getBytes());
@@ -33,7 +34,7 @@ class LanceSinkBuilderTest {
             .path("tables/../events")
             .build()
             .config()
-            .table()
+            .dataset()
             .uri();
     assertThat(uri).isEqualTo(java.nio.file.Path.of("events").toAbsolutePath().toString());
     assertThat(
@@ -41,7 +42,7 @@ class LanceSinkBuilderTest {
                 .path("file:///tmp/t")
                 .build()
                 .config()
-                .table()
+                .dataset()
                 .uri())
         .isEqualTo("file:///tmp/t");
   }
@@ -57,10 +58,10 @@ class LanceSinkBuilderTest {
             .maxBufferBytes(2L << 20)
             .stableRowIds(true)
             .vectorColumn("embedding", 8)
-            .set(LanceSinkOptions.DEDUPE_MAX_VERSIONS, 7)
+            .set(LanceSinkOptions.SINK_COMMIT_DEDUPE_MAX_VERSIONS, 7)
             .build()
             .config();
-    assertThat(config.table().storageOptions()).containsEntry("aws_region", "eu-west-1");
+    assertThat(config.dataset().storageOptions()).containsEntry("aws_region", "eu-west-1");
     assertThat(config.commitUser()).isEqualTo("ingest");
     assertThat(config.maxRowsPerFile()).isEqualTo(10);
     assertThat(config.maxBufferBytes()).isEqualTo(2L << 20);
@@ -78,13 +79,13 @@ class LanceSinkBuilderTest {
   @Test
   void numericOptionsAreRangeChecked() {
     assertThatThrownBy(() -> sinkAt().maxRowsPerFile(0).build())
-        .hasMessageContaining("'write.max-rows-per-file': must be positive, got 0");
+        .hasMessageContaining("'sink.max-rows-per-file': must be positive, got 0");
     assertThatThrownBy(() -> sinkAt().maxBufferBytes(1024).build())
-        .hasMessageContaining("'write.max-buffer-size': must be at least 1 mb");
-    assertThatThrownBy(() -> sinkAt().set(LanceSinkOptions.COMMIT_MAX_ATTEMPTS, 0).build())
-        .hasMessageContaining("'commit.max-attempts'");
+        .hasMessageContaining("'sink.max-buffer-size': must be at least 1 mb");
+    assertThatThrownBy(() -> sinkAt().set(LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS, 0).build())
+        .hasMessageContaining("'sink.commit.max-attempts'");
     assertThatThrownBy(() -> sinkAt().commitUser(" ").build())
-        .hasMessageContaining("'commit-user': must not be blank");
+        .hasMessageContaining("'sink.commit-user': must not be blank");
   }
 
   @Test
@@ -103,7 +104,7 @@ class LanceSinkBuilderTest {
             () ->
                 LanceSink.forRowData(vectorRow())
                     .path("/t")
-                    .set(LanceSinkOptions.VECTOR_COLUMNS, Map.of("embedding", "x"))
+                    .set(LanceDatasetOptions.VECTOR_COLUMNS, Map.of("embedding", "x"))
                     .build())
         .hasMessageContaining("'vector-columns': dimension of 'embedding' is not a number: 'x'");
   }

@@ -1,7 +1,8 @@
 package dev.flinklance.sink.committer;
+import dev.flinklance.commit.CommitStamp;
 
-import dev.flinklance.sink.table.LanceTable;
-import dev.flinklance.sink.table.LanceTableException;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
 import java.io.Serializable;
 import org.lance.CommitBuilder;
 import org.lance.Dataset;
@@ -12,10 +13,10 @@ import org.lance.operation.Append;
 class AppendCommit implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  private final LanceTable table;
+  private final LanceDataset table;
   private final int maxConflictRetries;
 
-  AppendCommit(LanceTable table, int maxConflictRetries) {
+  AppendCommit(LanceDataset table, int maxConflictRetries) {
     this.table = table;
     this.maxConflictRetries = maxConflictRetries;
   }
@@ -31,14 +32,15 @@ class AppendCommit implements Serializable {
         new Transaction.Builder()
             .readVersion(current.version())
             .operation(Append.builder().fragments(committable.fragments()).build())
-            .transactionProperties(CommitStamp.of(committable))
+            .transactionProperties(CommitStamp.of(
+                    committable.commitUser(), committable.checkpointId(), committable.jobId()))
             .build()) {
       return new CommitBuilder(current)
           .writeParams(table.storageOptions())
           .maxRetries(maxConflictRetries)
           .execute(transaction);
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceTableException(
+      throw new LanceDatasetException(
           table.uri(), "cannot commit checkpoint " + committable.checkpointId(), e);
     }
   }

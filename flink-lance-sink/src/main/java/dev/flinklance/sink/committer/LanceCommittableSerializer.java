@@ -1,6 +1,6 @@
 package dev.flinklance.sink.committer;
 
-import dev.flinklance.sink.writer.FragmentMetadataCodec;
+import dev.flinklance.dataset.FragmentMetadataCodec;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;

@@ -1,7 +1,8 @@
 package dev.flinklance.sink.committer;
+import dev.flinklance.commit.CommitHistory;
 
 import dev.flinklance.sink.LanceSinkConfig;
-import dev.flinklance.sink.table.LanceTable;
+import dev.flinklance.dataset.LanceDataset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
@@ -38,7 +39,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
 
   private final LanceSinkConfig config;
   private final AppendCommit append;
-  private final LanceTable table;
+  private final LanceDataset table;
   private final OptionalLong restoredCheckpointId;
   private final CommitterMetrics metrics;
   private final Map<String, Long> lastCommittedCheckpoint = new HashMap<>();
@@ -46,13 +47,13 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   private Dataset dataset;
 
   public LanceCommitter(LanceSinkConfig config, CommitterInitContext context) {
-    this(config, context, new AppendCommit(config.table(), config.commitMaxConflictRetries()));
+    this(config, context, new AppendCommit(config.dataset(), config.commitMaxConflictRetries()));
   }
 
   LanceCommitter(LanceSinkConfig config, CommitterInitContext context, AppendCommit append) {
     this.config = config;
     this.append = append;
-    this.table = config.table();
+    this.table = config.dataset();
     this.restoredCheckpointId = context.getRestoredCheckpointId();
     this.metrics = new CommitterMetrics(context.metricGroup());
   }
@@ -90,7 +91,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
             committable.commitUser(),
             user -> {
               OptionalLong found =
-                  TableHistory.lastCheckpointOf(dataset(), user, config.dedupeMaxVersions());
+                  CommitHistory.lastCheckpointOf(dataset(), user, config.dedupeMaxVersions());
               LOG.info(
                   "Newest commit of commit user '{}' in {}: checkpoint {}",
                   user,
@@ -133,7 +134,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
 
   private boolean landedAfter(LanceCommittable committable, long versionBefore) {
     reopen();
-    return TableHistory.containsCommitAfter(
+    return CommitHistory.containsCommitAfter(
         dataset(), versionBefore, committable.commitUser(), committable.checkpointId());
   }
 

@@ -1,7 +1,7 @@
 package dev.flinklance.sink.writer;
 
-import dev.flinklance.sink.table.LanceTable;
-import dev.flinklance.sink.table.LanceTableException;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -14,13 +14,13 @@ import org.lance.FragmentMetadata;
  * hold what a 2.2 table allows (MAP columns).
  */
 final class FragmentFileWriter {
-  private final LanceTable table;
+  private final LanceDataset table;
   private final BufferAllocator allocator;
   private final String dataStorageVersion;
   private final int maxRowsPerFile;
 
   FragmentFileWriter(
-      LanceTable table, BufferAllocator allocator, String dataStorageVersion, int maxRowsPerFile) {
+      LanceDataset table, BufferAllocator allocator, String dataStorageVersion, int maxRowsPerFile) {
     this.table = table;
     this.allocator = allocator;
     this.dataStorageVersion = dataStorageVersion;
@@ -38,7 +38,7 @@ final class FragmentFileWriter {
           .maxRowsPerFile(maxRowsPerFile)
           .execute();
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceTableException(
+      throw new LanceDatasetException(
           table.uri(), "cannot write a fragment file of " + batch.getRowCount() + " rows", e);
     }
   }

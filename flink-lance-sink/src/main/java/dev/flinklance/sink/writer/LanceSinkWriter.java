@@ -1,12 +1,12 @@
 package dev.flinklance.sink.writer;
 
 import dev.flinklance.sink.LanceSinkConfig;
-import dev.flinklance.sink.arrow.ArrowBatchWriter;
-import dev.flinklance.sink.arrow.ArrowSchemaConverter;
-import dev.flinklance.sink.arrow.InvalidValueException;
-import dev.flinklance.sink.table.LanceTableException;
-import dev.flinklance.sink.table.TableBootstrap;
-import dev.flinklance.sink.table.TableBootstrap.TableLayout;
+import dev.flinklance.arrow.write.ArrowBatchWriter;
+import dev.flinklance.arrow.ArrowSchemaConverter;
+import dev.flinklance.arrow.InvalidValueException;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.sink.writer.TableBootstrap;
+import dev.flinklance.sink.writer.TableBootstrap.TableLayout;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
@@ -25,7 +25,7 @@ import org.lance.fragment.DataFile;
 
 /**
  * Turns records into Arrow and writes them as Lance fragment files. It buffers up to {@code
- * write.max-buffer-size} of Arrow memory (or {@code write.max-rows-per-file} rows), then writes a
+ * sink.max-buffer-size} of Arrow memory (or {@code sink.max-rows-per-file} rows), then writes a
  * fragment file; at each checkpoint it writes what is buffered and hands the metadata of all files
  * since the last checkpoint to the committer. It never commits.
  */
@@ -62,7 +62,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
       Schema streamSchema = ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
       TableLayout layout =
           TableBootstrap.ensureTable(
-              config.table(),
+              config.dataset(),
               allocator,
               streamSchema,
               config.stableRowIds(),
@@ -71,7 +71,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
       this.batch = openBatch(rowType, layout.schema());
       this.fragmentWriter =
           new FragmentFileWriter(
-              config.table(), allocator, layout.dataStorageVersion(), config.maxRowsPerFile());
+              config.dataset(), allocator, layout.dataStorageVersion(), config.maxRowsPerFile());
     } catch (RuntimeException e) {
       allocator.close();
       throw e;
@@ -92,8 +92,8 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     try {
       return ArrowBatchWriter.create(rowType, tableSchema, allocator);
     } catch (IllegalArgumentException e) {
-      throw new LanceTableException(
-          config.table().uri(), "the stream's schema does not match the table's", e);
+      throw new LanceDatasetException(
+          config.dataset().uri(), "the stream's schema does not match the table's", e);
     }
   }
 
@@ -135,7 +135,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     return new IllegalArgumentException(
         String.format(
             "Lance sink for '%s' %s record #%d of %s%s. Record: %s",
-            config.table().uri(), action, recordsSeen, subtask, problem, text),
+            config.dataset().uri(), action, recordsSeen, subtask, problem, text),
         cause);
   }
 

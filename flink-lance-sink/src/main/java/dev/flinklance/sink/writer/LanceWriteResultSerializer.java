@@ -1,4 +1,5 @@
 package dev.flinklance.sink.writer;
+import dev.flinklance.dataset.FragmentMetadataCodec;
 
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;

@@ -5,7 +5,7 @@ import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommitter;
 import dev.flinklance.sink.testing.RecordingCommitRequest;
 import dev.flinklance.sink.testing.TestCommitterContext;
-import dev.flinklance.sink.testing.TestFragments;
+import dev.flinklance.testing.TestFragments;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -19,7 +19,7 @@ final class CommitterProbe implements AutoCloseable {
 
   CommitterProbe(LanceSinkConfig config) {
     this.config = config;
-    TestFragments.createTable(config.table().uri());
+    TestFragments.createTable(config.dataset().uri());
     this.committer = new LanceCommitter(config, TestCommitterContext.fresh());
   }
 
@@ -27,7 +27,7 @@ final class CommitterProbe implements AutoCloseable {
   long commitCheckpoint(long id) throws Exception {
     LanceCommittable committable =
         new LanceCommittable(
-            "bench", id, "bench-job", TestFragments.write(config.table().uri(), id));
+            "bench", id, "bench-job", TestFragments.write(config.dataset().uri(), id));
     List<CommitRequest<LanceCommittable>> requests =
         List.of(new RecordingCommitRequest<>(committable));
     long start = System.nanoTime();
@@ -38,7 +38,7 @@ final class CommitterProbe implements AutoCloseable {
   /** Merges the table's small fragments with Lance's own compaction, as a maintenance job would. */
   void compact() {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open().allocator(allocator).uri(config.table().uri()).build()) {
+        Dataset dataset = Dataset.open().allocator(allocator).uri(config.dataset().uri()).build()) {
       dataset.compact();
     }
   }

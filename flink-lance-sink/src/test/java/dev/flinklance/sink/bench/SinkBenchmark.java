@@ -1,4 +1,5 @@
 package dev.flinklance.sink.bench;
+import dev.flinklance.dataset.LanceDatasetOptions;
 
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkConfig;
@@ -99,7 +100,7 @@ public final class SinkBenchmark {
         sinkRate, sinkRate * bytesPerRow / 1e6);
     System.out.printf("  sink / raw: %.2f   (target >= 0.85)%n", sinkRate / rawRate);
     System.out.printf(
-        "  writer Arrow peak: %.1f MB with write.max-buffer-size %.1f MB%n",
+        "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
         writerPeakBytes() / 1e6, BUFFER_BYTES / 1e6);
 
     committerCostByHistory();
@@ -218,7 +219,7 @@ public final class SinkBenchmark {
 
   private LanceSinkConfig committerConfig() {
     Configuration conf = new Configuration();
-    conf.set(LanceSinkOptions.PATH, newTable());
+    conf.set(LanceDatasetOptions.PATH, newTable());
     return LanceSinkConfig.from(conf);
   }
 

@@ -1,16 +1,17 @@
 package dev.flinklance.sink.committer;
+import dev.flinklance.dataset.LanceDatasetOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
-import dev.flinklance.sink.testing.LanceTestTables;
-import dev.flinklance.sink.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.sink.testing.RecordingCommitRequest;
 import dev.flinklance.sink.testing.RecordingCommitRequest.Outcome;
 import dev.flinklance.sink.testing.TestCommitterContext;
-import dev.flinklance.sink.testing.TestFragments;
+import dev.flinklance.testing.TestFragments;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -117,7 +118,7 @@ class LanceCommitterTest {
     }
 
     Configuration bounded = new Configuration();
-    bounded.set(LanceSinkOptions.DEDUPE_MAX_VERSIONS, 3);
+    bounded.set(LanceSinkOptions.SINK_COMMIT_DEDUPE_MAX_VERSIONS, 3);
     try (LanceCommitter restored =
         committer(TestCommitterContext.restoredFrom(1), config(bounded))) {
       assertThat(commit(restored, committable(USER, 1)))
@@ -150,7 +151,7 @@ class LanceCommitterTest {
   void anAttemptThatFailedAfterLandingIsNotCommittedTwice() throws Exception {
     AtomicInteger failures = new AtomicInteger(1);
     AppendCommit landsThenFails =
-        new AppendCommit(config().table(), 0) {
+        new AppendCommit(config().dataset(), 0) {
           @Override
           Dataset commit(Dataset current, LanceCommittable committable) {
             Dataset committed = super.commit(current, committable);
@@ -174,7 +175,7 @@ class LanceCommitterTest {
   void anAttemptThatFailedBeforeLandingIsRetried() throws Exception {
     AtomicInteger failures = new AtomicInteger(2);
     AppendCommit failsTwice =
-        new AppendCommit(config().table(), 0) {
+        new AppendCommit(config().dataset(), 0) {
           @Override
           Dataset commit(Dataset current, LanceCommittable committable) {
             if (failures.getAndDecrement() > 0) {
@@ -193,9 +194,9 @@ class LanceCommitterTest {
   @Test
   void whenEveryAttemptFailsTheCommitFailsWithTheCause() {
     Configuration twoAttempts = new Configuration();
-    twoAttempts.set(LanceSinkOptions.COMMIT_MAX_ATTEMPTS, 2);
+    twoAttempts.set(LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS, 2);
     AppendCommit alwaysFails =
-        new AppendCommit(config().table(), 0) {
+        new AppendCommit(config().dataset(), 0) {
           @Override
           Dataset commit(Dataset current, LanceCommittable committable) {
             throw new IllegalStateException("injected: object store unavailable");
@@ -248,7 +249,7 @@ class LanceCommitterTest {
 
   private LanceSinkConfig config(Configuration overrides) {
     Configuration conf = new Configuration(overrides);
-    conf.set(LanceSinkOptions.PATH, table);
+    conf.set(LanceDatasetOptions.PATH, table);
     return LanceSinkConfig.from(conf);
   }
 }

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.sink.LanceSink;
-import dev.flinklance.sink.testing.LanceTestTables;
-import dev.flinklance.sink.testing.TestFragments;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestFragments;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;

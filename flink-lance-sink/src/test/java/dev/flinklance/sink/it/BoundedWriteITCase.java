@@ -3,9 +3,9 @@ package dev.flinklance.sink.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.sink.LanceSink;
-import dev.flinklance.sink.testing.LanceTestTables;
-import dev.flinklance.sink.testing.LanceTestTables.Commit;
-import dev.flinklance.sink.testing.TestRows;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.stream.LongStream;

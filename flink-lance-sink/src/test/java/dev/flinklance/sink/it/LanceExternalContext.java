@@ -1,7 +1,7 @@
 package dev.flinklance.sink.it;
 
 import dev.flinklance.sink.LanceSink;
-import dev.flinklance.sink.testing.LanceTestTables;
+import dev.flinklance.testing.LanceTestTables;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;

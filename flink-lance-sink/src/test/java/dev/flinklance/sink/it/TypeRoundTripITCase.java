@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
-import dev.flinklance.sink.testing.LanceTestTables;
-import dev.flinklance.sink.testing.TestFragments;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestFragments;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDateTime;

@@ -1,0 +1,129 @@
+package dev.flinklance.arrow.write;
+import dev.flinklance.arrow.InvalidValueException;
+import dev.flinklance.arrow.SchemaMismatchException;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Appends Flink rows to an Arrow batch laid out in the table's schema. Columns are matched by name,
+ * so the stream may order its fields differently from the table. Building one checks that the
+ * stream's schema can be written to the table at all.
+ */
+public final class ArrowBatchWriter implements AutoCloseable {
+  /** Rows a fresh batch has room for; vectors grow by doubling from here. */
+  private static final int INITIAL_CAPACITY = 1024;
+
+  private final VectorSchemaRoot root;
+  private final List<FieldWriter<?>> writers;
+  private final int[] streamPositions;
+  private final ValueReader record = new ValueReader();
+  private int rowCount;
+  private int knownCapacity;
+
+  private ArrowBatchWriter(
+      VectorSchemaRoot root, List<FieldWriter<?>> writers, int[] streamPositions) {
+    this.root = root;
+    this.writers = writers;
+    this.streamPositions = streamPositions;
+  }
+
+  /**
+   * @throws SchemaMismatchException naming the first column the table cannot take
+   */
+  public static ArrowBatchWriter create(
+      RowType streamType, Schema tableSchema, BufferAllocator allocator) {
+    List<String> tableColumns = tableSchema.getFields().stream().map(Field::getName).toList();
+    int[] positions = FieldWriters.matchByName("", streamType, tableColumns);
+    VectorSchemaRoot root = VectorSchemaRoot.create(tableSchema, allocator);
+    try {
+      List<FieldWriter<?>> writers = new ArrayList<>(positions.length);
+      List<FieldVector> vectors = root.getFieldVectors();
+      for (int i = 0; i < positions.length; i++) {
+        writers.add(
+            FieldWriters.create(
+                tableColumns.get(i), streamType.getTypeAt(positions[i]), vectors.get(i)));
+      }
+      ArrowBatchWriter batch = new ArrowBatchWriter(root, writers, positions);
+      batch.allocate();
+      return batch;
+    } catch (RuntimeException e) {
+      root.close();
+      throw e;
+    }
+  }
+
+  /**
+   * @throws InvalidValueException if a value cannot be stored (the batch must then be discarded)
+   */
+  public void write(RowData row) {
+    record.pointTo(row);
+    for (int i = 0; i < writers.size(); i++) {
+      writers.get(i).write(record, streamPositions[i], rowCount);
+    }
+    rowCount++;
+  }
+
+  public int rowCount() {
+    return rowCount;
+  }
+
+  /**
+   * True if the next row makes the batch's vectors grow (Arrow doubles them) and the grown batch
+   * would hold more than {@code limitBytes}. Checking before the growth, not after, is what keeps a
+   * batch under its memory limit.
+   */
+  public boolean nextRowWouldOutgrow(long allocatedBytes, long limitBytes) {
+    if (rowCount < knownCapacity) {
+      return false; // vectors only grow, so there is still room
+    }
+    knownCapacity = capacity();
+    return rowCount > 0 && rowCount >= knownCapacity && allocatedBytes * 2 > limitBytes;
+  }
+
+  /** Rows every top-level vector has room for without growing. */
+  private int capacity() {
+    int capacity = Integer.MAX_VALUE;
+    for (FieldVector vector : root.getFieldVectors()) {
+      capacity = Math.min(capacity, vector.getValueCapacity());
+    }
+    return capacity;
+  }
+
+  /** The batch with its row count set, ready to hand to Lance. Valid until {@link #reset()}. */
+  public VectorSchemaRoot seal() {
+    root.setRowCount(rowCount);
+    return root;
+  }
+
+  /**
+   * Releases the batch's buffers and starts an empty, small one. Arrow vectors otherwise
+   * re-allocate the capacity they last reached, so a batch flushed for being full would start the
+   * next one already full.
+   */
+  public void reset() {
+    root.clear();
+    allocate();
+    rowCount = 0;
+    knownCapacity = 0;
+  }
+
+  private void allocate() {
+    for (FieldVector vector : root.getFieldVectors()) {
+      vector.setInitialCapacity(INITIAL_CAPACITY);
+    }
+    root.allocateNew();
+  }
+
+  @Override
+  public void close() {
+    root.close();
+  }
+}

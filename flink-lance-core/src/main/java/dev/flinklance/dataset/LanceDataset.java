@@ -1,0 +1,138 @@
+package dev.flinklance.dataset;
+
+import java.io.Serializable;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.CommitBuilder;
+import org.lance.Dataset;
+import org.lance.ReadOptions;
+import org.lance.Transaction;
+import org.lance.operation.Overwrite;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Where a Lance table lives and how to reach it: its URI and the storage options that go with every
+ * Lance call. All Lance failures leave here with the table's URI in the message.
+ */
+public final class LanceDataset implements Serializable {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(LanceDataset.class);
+
+  private final String uri;
+  private final Map<String, String> storageOptions;
+
+  public LanceDataset(String uri, Map<String, String> storageOptions) {
+    this.uri = uri;
+    this.storageOptions = Map.copyOf(storageOptions);
+  }
+
+  public String uri() {
+    return uri;
+  }
+
+  public Map<String, String> storageOptions() {
+    return storageOptions;
+  }
+
+  /** Opens the latest version. */
+  public Dataset open(BufferAllocator allocator) {
+    return openIfExists(allocator)
+        .orElseThrow(() -> new LanceDatasetException(uri, "the table does not exist", null));
+  }
+
+  /** Opens the latest version, or returns empty if there is no table at the URI. */
+  public Optional<Dataset> openIfExists(BufferAllocator allocator) {
+    try {
+      return Optional.of(
+          Dataset.open()
+              .allocator(allocator)
+              .uri(uri)
+              .readOptions(new ReadOptions.Builder().setStorageOptions(storageOptions).build())
+              .build());
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      if (LanceErrors.isNotFound(e)) {
+        return Optional.empty();
+      }
+      throw new LanceDatasetException(uri, "cannot open the table", e);
+    }
+  }
+
+  /**
+   * Creates an empty table, unless one exists. Lance 7.0.0 offers no create-if-absent: its creation
+   * commit checks for the table and then commits, and a table that appears in between is silently
+   * overwritten (the commit lands as an Overwrite at version N &gt; 1). So the version we get back
+   * tells: version 1 means we created the table; anything later means we replaced a table someone
+   * else had just created, and we restore their version at once. Data never rides on the creation
+   * commit, so the worst case is an extra empty version.
+   *
+   * @param dataStorageVersion Lance file format version ("2.1", "2.2", ...), or null for Lance's
+   *     default
+   * @return the new table, or empty if another writer created it first (open it instead)
+   */
+  public Optional<Dataset> createIfAbsent(
+      BufferAllocator allocator, Schema schema, boolean stableRowIds, String dataStorageVersion) {
+    Dataset created;
+    try (Transaction creation =
+        new Transaction.Builder()
+            .readVersion(0)
+            .operation(Overwrite.builder().fragments(List.of()).schema(schema).build())
+            .build()) {
+      CommitBuilder commit =
+          new CommitBuilder(uri, allocator)
+              .writeParams(storageOptions)
+              .useStableRowIds(stableRowIds)
+              .maxRetries(0);
+      if (dataStorageVersion != null) {
+        commit.storageFormat(storageFormatName(dataStorageVersion));
+      }
+      created = commit.execute(creation);
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      if (LanceErrors.isAlreadyExists(e) || LanceErrors.isCommitConflict(e)) {
+        return Optional.empty();
+      }
+      throw new LanceDatasetException(uri, "cannot create the table", e);
+    }
+    if (created.version() == 1) {
+      return Optional.of(created);
+    }
+    undoRacedCreation(created);
+    return Optional.empty();
+  }
+
+  private void undoRacedCreation(Dataset created) {
+    long replaced = created.version() - 1;
+    LOG.warn(
+        "Creating {} raced with another writer: our creation landed as version {} on top of"
+            + " theirs. Restoring version {}.",
+        uri,
+        created.version(),
+        replaced);
+    try (Dataset theirs = created.checkoutVersion(replaced)) {
+      theirs.restore();
+    } catch (Exception e) {
+      throw new LanceDatasetException(
+          uri,
+          String.format(
+              "a concurrent creation replaced version %d and restoring it failed; restore it"
+                  + " with Dataset.checkoutVersion(%d).restore()",
+              replaced, replaced),
+          e);
+    } finally {
+      created.close();
+    }
+  }
+
+  /** "2.2" (how users write it) to "v2_2" (what Lance's commit builder expects). */
+  static String storageFormatName(String version) {
+    return version.matches("\\d+\\.\\d+") ? "v" + version.replace('.', '_') : version;
+  }
+
+  @Override
+  public String toString() {
+    return uri;
+  }
+}

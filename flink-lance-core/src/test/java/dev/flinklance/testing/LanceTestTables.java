@@ -1,0 +1,162 @@
+package dev.flinklance.testing;
+
+import dev.flinklance.commit.CommitStamp;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.Transaction;
+import org.lance.fragment.DataFile;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+/** Reads Lance tables back for assertions, straight through Lance (not through our code). */
+public final class LanceTestTables {
+
+  /** One version of a table with the stamp its transaction carries. */
+  public record Commit(long version, String operation, Map<String, String> properties) {
+    public String commitUser() {
+      return properties.get(CommitStamp.COMMIT_USER);
+    }
+
+    public Long checkpointId() {
+      String id = properties.get(CommitStamp.CHECKPOINT_ID);
+      return id == null ? null : Long.parseLong(id);
+    }
+  }
+
+  private LanceTestTables() {}
+
+  public static boolean exists(String uri) {
+    return Files.isDirectory(Path.of(uri).resolve("_versions"));
+  }
+
+  public static long latestVersion(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator)) {
+      return dataset.version();
+    }
+  }
+
+  public static long countRows(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator)) {
+      return dataset.countRows();
+    }
+  }
+
+  public static int fragmentCount(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator)) {
+      return dataset.getFragments().size();
+    }
+  }
+
+  /** Commits fragments as a plain, unstamped Append (another writer's commit). */
+  public static void appendFragments(String uri, List<org.lance.FragmentMetadata> fragments) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator);
+        Transaction append =
+            new Transaction.Builder()
+                .readVersion(dataset.version())
+                .operation(org.lance.operation.Append.builder().fragments(fragments).build())
+                .build();
+        Dataset ignored = new org.lance.CommitBuilder(dataset).execute(append)) {
+      // committed
+    }
+  }
+
+  /** All values of the given columns, row by row, as Arrow's Java objects. */
+  public static List<List<Object>> readColumns(String uri, List<String> columns) {
+    List<List<Object>> rows = new ArrayList<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator);
+        LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().columns(columns).build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        for (int i = 0; i < root.getRowCount(); i++) {
+          List<Object> row = new ArrayList<>(columns.size());
+          for (String column : columns) {
+            FieldVector vector = root.getVector(column);
+            row.add(vector.getObject(i));
+          }
+          rows.add(row);
+        }
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot scan " + uri, e);
+    }
+    return rows;
+  }
+
+  /** Values of one BIGINT column. */
+  public static List<Long> readLongs(String uri, String column) {
+    return readColumns(uri, List.of(column)).stream().map(row -> (Long) row.get(0)).toList();
+  }
+
+  /** Every version of the table, oldest first, with its transaction properties. */
+  public static List<Commit> commits(String uri) {
+    List<Commit> commits = new ArrayList<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator)) {
+      for (long version = 1; version <= dataset.version(); version++) {
+        try (Dataset at = dataset.checkoutVersion(version)) {
+          Transaction transaction = at.readTransaction().orElseThrow();
+          commits.add(
+              new Commit(
+                  version,
+                  transaction.operation().name(),
+                  transaction.transactionProperties().orElse(Map.of())));
+          transaction.close();
+        }
+      }
+    }
+    return commits;
+  }
+
+  /** Commits that carry a checkpoint stamp (that is, commits made by a Lance sink). */
+  public static List<Commit> sinkCommits(String uri) {
+    return commits(uri).stream().filter(c -> c.checkpointId() != null).toList();
+  }
+
+  /** Data files under the table that no fragment of the latest version references. */
+  public static Set<String> unreferencedDataFiles(String uri) {
+    Set<String> referenced = new HashSet<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator)) {
+      for (Fragment fragment : dataset.getFragments()) {
+        for (DataFile file : fragment.metadata().getFiles()) {
+          referenced.add(file.getPath());
+        }
+      }
+    }
+    Set<String> unreferenced = new HashSet<>();
+    try (Stream<Path> files = Files.list(Path.of(uri).resolve("data"))) {
+      files
+          .map(p -> p.getFileName().toString())
+          .filter(name -> !referenced.contains(name))
+          .forEach(unreferenced::add);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return unreferenced;
+  }
+
+  private static Dataset open(String uri, BufferAllocator allocator) {
+    return Dataset.open().allocator(allocator).uri(uri).build();
+  }
+}

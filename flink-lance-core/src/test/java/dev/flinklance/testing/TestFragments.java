@@ -1,0 +1,59 @@
+package dev.flinklance.testing;
+
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.WriteParams;
+
+/** Real, uncommitted Lance fragment files of the {@link TestRows} schema, written with Lance. */
+public final class TestFragments {
+  public static final Schema SCHEMA =
+      new Schema(
+          List.of(
+              Field.notNullable("id", new ArrowType.Int(64, true)),
+              Field.nullable("name", ArrowType.Utf8.INSTANCE)));
+
+  private TestFragments() {}
+
+  public static void createTable(String uri) {
+    createTable(uri, SCHEMA);
+  }
+
+  /** Creates an empty table (version 1) with Lance's own API. */
+  public static void createTable(String uri, Schema schema) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset ignored =
+            Dataset.write()
+                .allocator(allocator)
+                .uri(uri)
+                .schema(schema)
+                .mode(WriteParams.WriteMode.CREATE)
+                .execute()) {
+      // created at version 1
+    }
+  }
+
+  public static List<FragmentMetadata> write(String uri, long... ids) {
+    try (BufferAllocator allocator = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
+      root.allocateNew();
+      BigIntVector idVector = (BigIntVector) root.getVector("id");
+      VarCharVector names = (VarCharVector) root.getVector("name");
+      for (int i = 0; i < ids.length; i++) {
+        idVector.setSafe(i, ids[i]);
+        names.setSafe(i, ("name-" + ids[i]).getBytes());
+      }
+      root.setRowCount(ids.length);
+      return Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute();
+    }
+  }
+}

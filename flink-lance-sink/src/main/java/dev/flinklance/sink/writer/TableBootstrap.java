@@ -1,0 +1,71 @@
+package dev.flinklance.sink.writer;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
+
+import java.time.Duration;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.lance.Dataset;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Makes sure the table exists before anything is written: opens it, or creates it with the stream's
+ * schema. Safe to run from every writer subtask at once: it never leaves another writer's table
+ * overwritten (see {@link LanceDataset#createIfAbsent}).
+ */
+public final class TableBootstrap {
+  private static final Logger LOG = LoggerFactory.getLogger(TableBootstrap.class);
+  static final Duration CREATOR_WAIT = Duration.ofSeconds(10);
+  private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
+
+  /** What a writer needs to know about the table it writes into. */
+  public record TableLayout(Schema schema, String dataStorageVersion) {}
+
+  private TableBootstrap() {}
+
+  /**
+   * @param creator whether this caller should create a missing table at once (writer subtask 0);
+   *     the others first wait up to {@link #CREATOR_WAIT} for it to appear, which keeps the
+   *     subtasks of one job from racing each other (a race is undone, but leaves extra versions)
+   */
+  public static TableLayout ensureTable(
+      LanceDataset table,
+      BufferAllocator allocator,
+      Schema streamSchema,
+      boolean stableRowIds,
+      String dataStorageVersion,
+      boolean creator) {
+    Optional<Dataset> dataset =
+        creator ? table.openIfExists(allocator) : awaitTable(table, allocator);
+    if (dataset.isEmpty()) {
+      dataset = table.createIfAbsent(allocator, streamSchema, stableRowIds, dataStorageVersion);
+      if (dataset.isPresent()) {
+        LOG.info("Created Lance table {} with schema {}", table, streamSchema);
+      } else {
+        // Another subtask or job created it between our open and create.
+        dataset = Optional.of(table.open(allocator));
+      }
+    }
+    try (Dataset opened = dataset.get()) {
+      return new TableLayout(opened.getSchema(), opened.getLanceFileFormatVersion());
+    }
+  }
+
+  private static Optional<Dataset> awaitTable(LanceDataset table, BufferAllocator allocator) {
+    long deadline = System.nanoTime() + CREATOR_WAIT.toNanos();
+    while (true) {
+      Optional<Dataset> dataset = table.openIfExists(allocator);
+      if (dataset.isPresent() || System.nanoTime() > deadline) {
+        return dataset;
+      }
+      try {
+        Thread.sleep(POLL_INTERVAL.toMillis());
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new LanceDatasetException(table.uri(), "interrupted while waiting for the table", e);
+      }
+    }
+  }
+}
