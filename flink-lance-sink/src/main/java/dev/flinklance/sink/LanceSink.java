@@ -16,6 +16,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -40,7 +41,8 @@ import org.apache.flink.util.function.SerializableFunction;
 public class LanceSink<T>
     implements Sink<T>,
         SupportsCommitter<LanceCommittable>,
-        SupportsPreCommitTopology<LanceWriteResult, LanceCommittable> {
+        SupportsPreCommitTopology<LanceWriteResult, LanceCommittable>,
+        SupportsPostCommitTopology<LanceCommittable> {
   private static final long serialVersionUID = 1L;
 
   /** Name (and, when the sink has a uid, uid suffix) of the aggregation operator. */
@@ -121,5 +123,11 @@ public class LanceSink<T>
       aggregated.uid(AGGREGATOR_NAME);
     }
     return aggregated.global();
+  }
+
+  /** Compaction, when enabled ({@code compaction.enabled}) and flink-lance-compactor is present. */
+  @Override
+  public void addPostCommitTopology(DataStream<CommittableMessage<LanceCommittable>> committed) {
+    PostCommitTopologies.addEnabled(committed, config);
   }
 }

@@ -70,6 +70,16 @@ public final class LanceSinkBuilder<T> {
     return set(LanceDatasetOptions.VECTOR_COLUMNS, Map.copyOf(vectorColumns));
   }
 
+  /**
+   * Options as string key-value pairs, as the SQL connector receives them: any key of {@link
+   * LanceDatasetOptions}, {@link LanceSinkOptions}, {@code storage.*} or a post-commit topology's
+   * ({@code compaction.*}).
+   */
+  public LanceSinkBuilder<T> options(Map<String, String> keyValues) {
+    keyValues.forEach(options::setString);
+    return this;
+  }
+
   /** Any other {@link LanceSinkOptions} or {@link LanceDatasetOptions} option. */
   public <V> LanceSinkBuilder<T> set(ConfigOption<V> option, V value) {
     options.set(option, value);
@@ -82,6 +92,7 @@ public final class LanceSinkBuilder<T> {
   public LanceSink<T> build() {
     LanceSinkConfig config = LanceSinkConfig.from(options);
     ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
+    PostCommitTopologies.validate(options);
     return new LanceSink<>(config, rowType, toRowData);
   }
 }

@@ -29,6 +29,7 @@ public final class LanceSinkConfig implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final long MIN_BUFFER_BYTES = MemorySize.ofMebiBytes(1).getBytes();
 
+  private final Configuration options;
   private final LanceDataset dataset;
   private final String commitUser;
   private final int maxRowsPerFile;
@@ -41,6 +42,7 @@ public final class LanceSinkConfig implements Serializable {
   private final int dedupeMaxVersions;
 
   private LanceSinkConfig(Configuration conf) {
+    this.options = new Configuration(conf);
     String path = conf.get(PATH);
     require(path != null && !path.isBlank(), PATH, "must be set to the table's URI");
     this.dataset = new LanceDataset(
@@ -101,6 +103,14 @@ public final class LanceSinkConfig implements Serializable {
       throw new IllegalArgumentException(
           String.format("Invalid Lance sink option '%s': %s", option.key(), problem));
     }
+  }
+
+  /**
+   * Every option the sink was built with, including those of its post-commit topologies
+   * ({@code compaction.*}). A copy: the config stays immutable.
+   */
+  public Configuration options() {
+    return new Configuration(options);
   }
 
   public LanceDataset dataset() {
