@@ -38,6 +38,7 @@ final class S3FrontHandler extends HandlerWrapper {
   private int failuresLeft;
   private Predicate<S3Request> failureFilter = request -> false;
   private int heldLeft;
+  private Predicate<S3Request> holdFilter = request -> false;
   private CountDownLatch heldTogether = new CountDownLatch(0);
 
   S3FrontHandler(BlobStore blobStore, Connector raw) {
@@ -50,8 +51,9 @@ final class S3FrontHandler extends HandlerWrapper {
     failureFilter = which;
   }
 
-  synchronized void holdCreateOnlyPuts(int count) {
+  synchronized void holdCreateOnlyPuts(int count, Predicate<S3Request> which) {
     heldLeft = count;
+    holdFilter = which;
     heldTogether = new CountDownLatch(count);
   }
 
@@ -79,7 +81,7 @@ final class S3FrontHandler extends HandlerWrapper {
     }
     boolean createOnly = isSimplePut(s3Request) && isCreateOnly(request);
     if (createOnly) {
-      awaitOthersHeld();
+      awaitOthersHeld(s3Request);
     }
     if (!createOnly || base.getHttpChannel().getConnector() == raw) {
       super.handle(target, base, request, response);
@@ -107,10 +109,10 @@ final class S3FrontHandler extends HandlerWrapper {
   }
 
   /** Lets held create-only PUTs go on together, or after {@link #HOLD_TIMEOUT} at most. */
-  private void awaitOthersHeld() throws IOException {
+  private void awaitOthersHeld(S3Request request) throws IOException {
     CountDownLatch latch;
     synchronized (this) {
-      if (heldLeft == 0) {
+      if (heldLeft == 0 || !holdFilter.test(request)) {
         return;
       }
       heldLeft--;

@@ -61,13 +61,14 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
   public static final String REGION = "us-east-1";
   public static final String DEFAULT_ACCESS_KEY_ID = "flink-lance-test";
   public static final String DEFAULT_SECRET_ACCESS_KEY = "flink-lance-test-secret";
+  // static: URIs stay unique across servers, for whatever caches tables by URI within a JVM
+  private static final AtomicInteger URIS = new AtomicInteger();
 
   /** One request as the server saw it; {@code key} is the object key without the bucket. */
   public record S3Request(String method, String bucket, String key, String query) {}
 
   private final String accessKeyId;
   private final String secretAccessKey;
-  private final AtomicInteger uris = new AtomicInteger();
   private Path directory;
   private BlobStoreContext blobStoreContext;
   private S3Proxy proxy;
@@ -149,9 +150,9 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
     return "s3://" + BUCKET + "/" + path;
   }
 
-  /** A URI no earlier call of this server handed out: {@code s3://BUCKET/name-N}. */
+  /** A URI no earlier call in this JVM handed out: {@code s3://BUCKET/name-N}. */
   public String newUri(String name) {
-    return uri(name + "-" + uris.incrementAndGet());
+    return uri(name + "-" + URIS.incrementAndGet());
   }
 
   /** Lance storage options for the endpoint that enforces create-only PUTs. */
@@ -205,12 +206,25 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
   }
 
   /**
-   * The next {@code count} create-only PUTs (on either S3 endpoint) wait until all of them have
-   * arrived (10 s at most), then go on together. Makes a race between concurrent Lance committers
-   * deterministic: each has chosen its version before any of them writes it.
+   * The next {@code count} create-only PUTs (on either S3 endpoint) that match {@code which} wait
+   * until all of them have arrived (10 s at most), then go on together. Makes a race between
+   * concurrent Lance committers deterministic: each has chosen its version before any of them
+   * writes it.
    */
+  public void holdCreateOnlyPuts(int count, Predicate<S3Request> which) {
+    front.holdCreateOnlyPuts(count, which);
+  }
+
   public void holdCreateOnlyPuts(int count) {
-    front.holdCreateOnlyPuts(count);
+    holdCreateOnlyPuts(count, request -> true);
+  }
+
+  /**
+   * The object key suffix of the manifest of {@code version}: Lance names it after u64::MAX minus
+   * the version, so that the newest sorts first.
+   */
+  public static String manifestSuffix(long version) {
+    return "_versions/" + Long.toUnsignedString(-1L - version) + ".manifest";
   }
 
   /** How many injected failures are still to come. */
