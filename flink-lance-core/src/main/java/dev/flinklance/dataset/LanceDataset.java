@@ -1,7 +1,9 @@
 package dev.flinklance.dataset;
 
+import dev.flinklance.dataset.LanceDatasetOptions.ConditionalPutCheck;
 import java.io.Serializable;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -24,10 +26,20 @@ public final class LanceDataset implements Serializable {
 
   private final String uri;
   private final Map<String, String> storageOptions;
+  private final ConditionalPutCheck conditionalPutCheck;
 
   public LanceDataset(String uri, Map<String, String> storageOptions) {
+    this(uri, storageOptions, ConditionalPutCheck.FAIL);
+  }
+
+  /**
+   * @param conditionalPutCheck what {@link ConditionalPutProbe#verify} does before the first write
+   */
+  public LanceDataset(
+      String uri, Map<String, String> storageOptions, ConditionalPutCheck conditionalPutCheck) {
     this.uri = uri;
     this.storageOptions = Map.copyOf(storageOptions);
+    this.conditionalPutCheck = conditionalPutCheck;
   }
 
   public String uri() {
@@ -36,6 +48,22 @@ public final class LanceDataset implements Serializable {
 
   public Map<String, String> storageOptions() {
     return storageOptions;
+  }
+
+  public ConditionalPutCheck conditionalPutCheck() {
+    return conditionalPutCheck;
+  }
+
+  /** Whether the table is on an object store: any URI with a scheme but file:// and memory://. */
+  public boolean onObjectStore() {
+    int schemeEnd = uri.indexOf("://");
+    if (schemeEnd <= 0) {
+      return false; // a local path (or a Windows drive letter)
+    }
+    String scheme = uri.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
+    return !scheme.equals("file")
+        && !scheme.equals("file-object-store")
+        && !scheme.equals("memory");
   }
 
   /** Opens the latest version. */
