@@ -5,6 +5,7 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
@@ -21,14 +22,16 @@ public final class FlinkClusterExtension
   private static final Logger LOG = LoggerFactory.getLogger(FlinkClusterExtension.class);
 
   private final String name;
-  private final List<Path> libJars;
+  private final Supplier<List<Path>> libJars;
   private final Map<String, String> config;
   private FlinkCluster cluster;
 
   /**
-   * @param libJars jars for the cluster's lib/ besides Flink's own
+   * @param libJars jars for the cluster's lib/ besides Flink's own (looked up when the cluster
+   *     starts)
    */
-  public FlinkClusterExtension(String name, List<Path> libJars, Map<String, String> config) {
+  public FlinkClusterExtension(
+      String name, Supplier<List<Path>> libJars, Map<String, String> config) {
     this.name = name;
     this.libJars = libJars;
     this.config = config;
@@ -52,7 +55,7 @@ public final class FlinkClusterExtension
     Path home = workDir().resolve(name);
     FlinkCluster.deleteRecursively(home);
     Files.createDirectories(home);
-    cluster = FlinkCluster.start(name, home, libJars, config);
+    cluster = FlinkCluster.start(name, home, libJars.get(), config);
   }
 
   @Override

@@ -1,6 +1,7 @@
 package dev.flinklance.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.flinklance.e2e.cluster.Await;
 import dev.flinklance.e2e.cluster.ConnectorJars;
@@ -9,6 +10,7 @@ import dev.flinklance.e2e.cluster.FlinkClusterExtension;
 import dev.flinklance.e2e.cluster.FlinkRestClient;
 import dev.flinklance.e2e.job.CheckpointedWriteJob;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestFragments;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -28,12 +30,13 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * lib/.
  */
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
-class DataStreamJobITCase {
+class JarUploadITCase {
   private static final Duration JOB_TIMEOUT = Duration.ofMinutes(3);
+  private static final String COMPACTION_JOB = "dev.flinklance.compactor.LanceCompactionJob";
 
   @RegisterExtension
   static final FlinkClusterExtension CLUSTER =
-      new FlinkClusterExtension("datastream", List.of(), Map.of());
+      new FlinkClusterExtension("jar-upload", List::of, Map.of());
 
   private static String jarId;
 
@@ -50,7 +53,7 @@ class DataStreamJobITCase {
   void exactlyOnceWhenTheTaskManagerIsKilledMidRun() throws Exception {
     long rows = 24_000;
     String table = table("killed");
-    String job = run(table, rows, 2_000, "e2e-kill");
+    String job = run(table, rows, 1_500, "e2e-kill");
 
     // let some checkpoints commit, then kill the TaskManager while the job still writes
     Await.until(
@@ -59,6 +62,7 @@ class DataStreamJobITCase {
         () -> LanceTestTables.exists(table) && !LanceTestTables.sinkCommits(table).isEmpty(),
         () -> rest().jobStatus(job));
     long committedBeforeKill = LanceTestTables.countRows(table);
+    assertThat(rest().jobStatus(job)).isEqualTo("RUNNING");
     cluster().killTaskManager();
     assertThat(committedBeforeKill).isPositive().isLessThan(rows);
 
@@ -100,6 +104,29 @@ class DataStreamJobITCase {
     assertThat(cluster().taskManager().pid()).isEqualTo(pid);
     // each job's class loader unpacked its own copy of the library (kept until the JVM exits)
     assertThat(unpackedNativeLibraries() - unpackedBefore).isEqualTo(2);
+  }
+
+  /** The standalone compaction job, run from the connector jar as it is, on a table of Lance's. */
+  @Test
+  void standaloneCompactionJobOverRest() throws Exception {
+    assumeTrue(
+        ConnectorJars.bundles(COMPACTION_JOB.replace('.', '/') + ".class"),
+        "flink-lance-compactor is not in the connector jar yet (a dependency of"
+            + " flink-sql-connector-lance once it lands)");
+    String table = table("plain-lance");
+    TestFragments.createTable(table);
+    for (int f = 0; f < 20; f++) {
+      LanceTestTables.appendFragments(table, TestFragments.write(table, LongStream.range(f * 50L, f * 50L + 50).toArray()));
+    }
+    assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(20);
+
+    String connectorJarId = rest().uploadJar(ConnectorJars.connectorJar());
+    String job = rest().runJar(connectorJarId, COMPACTION_JOB, List.of("--path", table, "--once"), 1);
+    awaitFinished(job);
+
+    assertThat(LanceTestTables.fragmentCount(table)).isLessThan(20);
+    assertThat(LanceTestTables.readLongs(table, "id").stream().sorted().toList())
+        .isEqualTo(LongStream.range(0, 1000).boxed().toList());
   }
 
   private static String run(String table, long rows, long rowsPerSecond, String commitUser) {
