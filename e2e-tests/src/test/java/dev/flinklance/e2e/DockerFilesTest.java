@@ -82,7 +82,9 @@ class DockerFilesTest {
   void dockerfileGivesEveryFlinkJvmTheFlagLanceNeeds() {
     String opens = "--add-opens=java.base/java.nio=ALL-UNNAMED";
     assertThat(System.getProperty("lance.jvm.opens")).contains(opens);
-    assertThat(dockerfile).contains("\"-Denv.java.opts.all=" + opens + "\"");
+    for (String process : List.of("jobmanager", "taskmanager", "client", "sql-gateway")) {
+      assertThat(dockerfile).contains("\"-Denv.java.opts." + process + "=" + opens + "\"");
+    }
   }
 
   @Test
