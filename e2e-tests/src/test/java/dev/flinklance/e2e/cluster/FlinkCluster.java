@@ -71,8 +71,11 @@ public final class FlinkCluster implements AutoCloseable {
     FlinkCluster cluster = new FlinkCluster(name, home, classpath, freePort(), freePort());
     try {
       cluster.writeConfiguration(config);
-      cluster.startJobManager();
-      cluster.startTaskManager();
+      // as start-cluster.sh does: the TaskManager starts at once and registers when it can
+      JvmProcess jobManager = cluster.launchJobManager();
+      cluster.launchTaskManager();
+      cluster.awaitJobManager(jobManager);
+      cluster.awaitTaskManager();
       return cluster;
     } catch (IOException | InterruptedException | RuntimeException e) {
       LOG.error("cluster {} did not start:\n{}", name, cluster.logs());
@@ -109,25 +112,34 @@ public final class FlinkCluster implements AutoCloseable {
     taskManager.kill();
   }
 
-  /** Starts a TaskManager and waits until it has registered and its slots are free. */
+  /** Starts a TaskManager and waits until it has registered with the JobManager. */
   public void startTaskManager() throws IOException, InterruptedException {
+    launchTaskManager();
+    awaitTaskManager();
+  }
+
+  private void launchTaskManager() throws IOException, InterruptedException {
     if (taskManagerLaunch == null) {
       taskManagerLaunch = resourceParameters("GET_TM_RESOURCE_PARAMS");
     }
     String processName = "taskmanager-" + ++taskManagersStarted;
-    int registered = rest.taskManagers().size();
     taskManager =
         launch(
             processName,
             "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
             taskManagerLaunch,
-            List.of());
+            // its id in the REST API, so that its registration is recognised
+            List.of("-D", "taskmanager.resource-id=" + processName));
+  }
+
+  private void awaitTaskManager() throws InterruptedException {
+    JvmProcess launched = taskManager;
     Await.until(
-        processName + " to register with the JobManager",
+        launched.name() + " to register with the JobManager",
         START_TIMEOUT,
-        () -> exited(taskManager) || rest.taskManagers().size() > registered,
+        () -> exited(launched) || rest.taskManagers().contains(launched.name()),
         () -> rest.taskManagers().toString());
-    requireAlive(taskManager);
+    requireAlive(launched);
   }
 
   /** Starts Flink's SQL gateway (REST endpoint) against this cluster. */
@@ -219,13 +231,15 @@ public final class FlinkCluster implements AutoCloseable {
     }
   }
 
-  private void startJobManager() throws IOException, InterruptedException {
-    JvmProcess jobManager =
-        launch(
-            "jobmanager",
-            "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
-            resourceParameters("GET_JM_RESOURCE_PARAMS"),
-            List.of("--executionMode", "cluster"));
+  private JvmProcess launchJobManager() throws IOException, InterruptedException {
+    return launch(
+        "jobmanager",
+        "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
+        resourceParameters("GET_JM_RESOURCE_PARAMS"),
+        List.of("--executionMode", "cluster"));
+  }
+
+  private void awaitJobManager(JvmProcess jobManager) throws InterruptedException {
     Await.until(
         "the JobManager's REST endpoint on " + restAddress(),
         START_TIMEOUT,

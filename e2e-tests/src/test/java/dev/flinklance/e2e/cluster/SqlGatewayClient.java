@@ -69,8 +69,7 @@ public final class SqlGatewayClient {
         for (JsonNode row : page.path("results").path("data")) {
           List<Object> values = new ArrayList<>();
           for (JsonNode field : row.path("fields")) {
-            values.add(
-                field.isNull() ? null : field.isNumber() ? field.numberValue() : field.asText());
+            values.add(value(field));
           }
           rows.add(values);
         }
@@ -78,6 +77,17 @@ public final class SqlGatewayClient {
         next = type.equals("EOS") || uri == null ? null : uri.replaceFirst("^/", "");
       }
       return rows;
+    }
+
+    /** A JSON value as Java: integers as Long, other numbers as Double, the rest as text. */
+    private static Object value(JsonNode field) {
+      if (field.isNull()) {
+        return null;
+      }
+      if (field.isIntegralNumber()) {
+        return field.longValue();
+      }
+      return field.isNumber() ? (Object) field.doubleValue() : field.asText();
     }
 
     @Override
