@@ -33,12 +33,16 @@ public final class LanceDataset implements Serializable {
   }
 
   /**
+   * @param storageOptions Lance storage options; for a table on an object store, {@link
+   *     ObjectStoreDefaults} fill in the timeouts the user did not set
    * @param conditionalPutCheck what {@link ConditionalPutProbe#verify} does before the first write
    */
   public LanceDataset(
       String uri, Map<String, String> storageOptions, ConditionalPutCheck conditionalPutCheck) {
     this.uri = uri;
-    this.storageOptions = Map.copyOf(storageOptions);
+    this.storageOptions =
+        Map.copyOf(
+            onObjectStore(uri) ? ObjectStoreDefaults.apply(storageOptions) : storageOptions);
     this.conditionalPutCheck = conditionalPutCheck;
   }
 
@@ -56,9 +60,13 @@ public final class LanceDataset implements Serializable {
 
   /** Whether the table is on an object store: any URI with a scheme but file:// and memory://. */
   public boolean onObjectStore() {
+    return onObjectStore(uri);
+  }
+
+  private static boolean onObjectStore(String uri) {
     int schemeEnd = uri.indexOf("://");
     if (schemeEnd <= 0) {
-      return false; // a local path (or a Windows drive letter)
+      return false; // a local path
     }
     String scheme = uri.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
     return !scheme.equals("file")
