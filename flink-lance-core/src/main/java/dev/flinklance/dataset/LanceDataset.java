@@ -41,8 +41,7 @@ public final class LanceDataset implements Serializable {
       String uri, Map<String, String> storageOptions, ConditionalPutCheck conditionalPutCheck) {
     this.uri = uri;
     this.storageOptions =
-        Map.copyOf(
-            onObjectStore(uri) ? ObjectStoreDefaults.apply(storageOptions) : storageOptions);
+        Map.copyOf(onObjectStore(uri) ? ObjectStoreDefaults.apply(storageOptions) : storageOptions);
     this.conditionalPutCheck = conditionalPutCheck;
   }
 

@@ -14,10 +14,10 @@ import org.apache.flink.annotation.Internal;
  *
  * <p>Lance's own defaults (object_store's 30 s request timeout, retried for up to 180 s, and Lance
  * repeating a failed listing 6 times) leave a job against an endpoint that accepts connections but
- * never answers hanging for over 20 minutes before it fails. With these, opening a table there fails
- * after about a minute (6 listings of one 10 s attempt each). The timeout applies to each HTTP
- * request, not to a whole file: Lance uploads files larger than 5 MiB in 5 MiB parts, so a part
- * needs 0.5 MiB/s to finish in time. A request that failed fast (a 503, a reset connection) is
+ * never answers hanging for over 20 minutes before it fails. With these, opening a table there
+ * fails after about a minute (6 listings of one 10 s attempt each). The timeout applies to each
+ * HTTP request, not to a whole file: Lance uploads files larger than 5 MiB in 5 MiB parts, so a
+ * part needs 0.5 MiB/s to finish in time. A request that failed fast (a 503, a reset connection) is
  * still retried, with backoff, for up to 5 s; one that timed out is not.
  */
 @Internal

@@ -9,7 +9,8 @@ class ObjectStoreDefaultsTest {
 
   @Test
   void objectStoreTablesGetTheTimeoutDefaults() {
-    for (String uri : new String[] {"s3://b/t", "gs://b/t", "az://c/t", "s3+ddb://b/t?ddbTableName=x"}) {
+    for (String uri :
+        new String[] {"s3://b/t", "gs://b/t", "az://c/t", "s3+ddb://b/t?ddbTableName=x"}) {
       assertThat(new LanceDataset(uri, Map.of("aws_region", "eu-west-1")).storageOptions())
           .as(uri)
           .containsEntry("aws_region", "eu-west-1")
