@@ -96,7 +96,7 @@ public final class ConditionalPutProbe {
     if (table.conditionalPutCheck() == ConditionalPutCheck.FAIL) {
       throw new LanceDatasetException(table.uri(), problem, null);
     }
-    LOG.warn("Lance table '{}': {}", table.uri(), problem);
+    LOG.warn("Lance table '{}': {}", table, problem);
   }
 
   /** The cached verdict, or a new probe; concurrent callers for one table share one probe. */
@@ -131,7 +131,7 @@ public final class ConditionalPutProbe {
           if (!raceCommits(table, probeUri, allocator, racers)) {
             LOG.info(
                 "Probed the store of Lance table {} in {} ms: it ignores create-only PUTs",
-                table.uri(),
+                table,
                 (System.nanoTime() - start) / 1_000_000);
             return false;
           }
@@ -144,7 +144,7 @@ public final class ConditionalPutProbe {
     }
     LOG.info(
         "Probed the store of Lance table {} in {} ms: it rejects a second create-only PUT",
-        table.uri(),
+        table,
         (System.nanoTime() - start) / 1_000_000);
     return true;
   }
@@ -228,8 +228,8 @@ public final class ConditionalPutProbe {
     } catch (ExecutionException e) {
       LOG.info(
           "A racing probe commit for Lance table {} failed (not a silent loss): {}",
-          table.uri(),
-          e.getCause().getMessage());
+          table,
+          Secrets.redact(e.getCause().getMessage()));
       return null;
     }
   }
@@ -248,9 +248,9 @@ public final class ConditionalPutProbe {
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       LOG.warn(
           "Cannot delete the probe table {} of Lance table {}; delete it by hand: {}",
-          probeUri,
-          table.uri(),
-          e.getMessage());
+          Secrets.redactUri(probeUri),
+          table,
+          Secrets.redact(e.getMessage()));
     }
   }
 

@@ -43,6 +43,13 @@ public final class LanceDataset implements Serializable {
     this.storageOptions =
         Map.copyOf(onObjectStore(uri) ? ObjectStoreDefaults.apply(storageOptions) : storageOptions);
     this.conditionalPutCheck = conditionalPutCheck;
+    Secrets.remember(this.storageOptions);
+  }
+
+  /** A task manager learns the table's credentials by deserializing it: remember them there. */
+  private Object readResolve() {
+    Secrets.remember(storageOptions);
+    return this;
   }
 
   public String uri() {
@@ -143,7 +150,7 @@ public final class LanceDataset implements Serializable {
     LOG.warn(
         "Creating {} raced with another writer: our creation landed as version {} on top of"
             + " theirs. Restoring version {}.",
-        uri,
+        this,
         created.version(),
         replaced);
     try (Dataset theirs = created.checkoutVersion(replaced)) {
@@ -166,8 +173,9 @@ public final class LanceDataset implements Serializable {
     return version.matches("\\d+\\.\\d+") ? "v" + version.replace('.', '_') : version;
   }
 
+  /** The URI, without credentials written into it: for messages and logs. */
   @Override
   public String toString() {
-    return uri;
+    return Secrets.redactUri(uri);
   }
 }
