@@ -50,7 +50,10 @@ import org.slf4j.LoggerFactory;
 public final class ConditionalPutProbe {
   private static final Logger LOG = LoggerFactory.getLogger(ConditionalPutProbe.class);
   static final String PROBE_DIRECTORY = "_flink_lance_probe";
-  static final int RACERS = 3;
+
+  /** Commits racing in each round (a test can hold this many create-only PUTs to force a race). */
+  public static final int RACERS = 3;
+
   static final int ROUNDS = 2;
   private static final Schema SCHEMA =
       new Schema(List.of(Field.nullable("probe", new ArrowType.Int(32, true))));
@@ -174,8 +177,8 @@ public final class ConditionalPutProbe {
       throw new LanceDatasetException(
           table.uri(),
           String.format(
-              "cannot write the probe table %s that checks the object store's create-only PUTs"
-                  + " (set '%s' = '%s' to skip the check)",
+              "cannot create the probe table %s, which checks that the object store rejects a"
+                  + " second create-only PUT ('%s' = '%s' skips the check)",
               probeUri,
               LanceDatasetOptions.OBJECT_STORE_CONDITIONAL_PUT_CHECK.key(),
               ConditionalPutCheck.SKIP),

@@ -31,7 +31,7 @@ import org.jclouds.blobstore.BlobStore;
  * one lock per key, so of two racing create-only PUTs exactly one succeeds.
  */
 final class S3FrontHandler extends HandlerWrapper {
-  private static final Duration HOLD_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration HOLD_TIMEOUT = Duration.ofSeconds(30);
   private final BlobStore blobStore;
   private final Connector raw;
   private final Map<String, ReentrantLock> keyLocks = new ConcurrentHashMap<>();

@@ -207,7 +207,7 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
 
   /**
    * The next {@code count} create-only PUTs (on either S3 endpoint) that match {@code which} wait
-   * until all of them have arrived (10 s at most), then go on together. Makes a race between
+   * until all of them have arrived (30 s at most), then go on together. Makes a race between
    * concurrent Lance committers deterministic: each has chosen its version before any of them
    * writes it.
    */
