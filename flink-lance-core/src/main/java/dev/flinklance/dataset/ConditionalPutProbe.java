@@ -31,8 +31,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds out whether the object store behind a table honours create-only PUTs ({@code If-None-Match:
  * *}). Lance commits version N by writing its manifest with such a PUT; a store that ignores the
- * header lets two concurrent commits both write version N, and one of them is silently lost. S3 and
- * most S3-compatible stores honour it; some do not (S3Proxy 2.6.0, older MinIO and Ceph releases).
+ * header lets two concurrent commits both write version N, and one of them is silently lost. S3
+ * honours it, and so do many S3-compatible stores; some do not (S3Proxy before 2.8, for one).
  *
  * <p>Lance's Java API has no way to issue a conditional PUT directly, so the probe makes Lance do
  * it: it creates a throw-away table under the table's URI ({@code _flink_lance_probe/<uuid>}, where

@@ -2,6 +2,9 @@ package dev.flinklance.dataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinklance.testing.OptionsDocs;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -31,6 +34,13 @@ class ObjectStoreDefaultsTest {
         .containsEntry("CLIENT_RETRY_TIMEOUT", "60")
         .doesNotContainKey("client_retry_timeout")
         .containsEntry("connect_timeout", "5s");
+  }
+
+  @Test
+  void optionsPageListsEveryDefault() throws IOException {
+    String page = Files.readString(OptionsDocs.optionsPage());
+    ObjectStoreDefaults.DEFAULTS.forEach(
+        (key, value) -> assertThat(page).contains("| `storage." + key + "` | `" + value + "` |"));
   }
 
   @Test
