@@ -1,7 +1,7 @@
 package dev.flinklance.sink.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.catchThrowable;
 
 import dev.flinklance.dataset.ConditionalPutProbe;
 import dev.flinklance.dataset.LanceDatasetException;
@@ -15,7 +15,6 @@ import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
@@ -30,7 +29,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * ignores create-only PUTs, and an endpoint that accepts connections but never answers.
  */
 class S3SinkITCase {
-  private static final int ROWS = 2_000;
+  private static final int ROWS = FailoverCases.ROWS;
 
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
@@ -70,10 +69,7 @@ class S3SinkITCase {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
     env.enableCheckpointing(100);
-    env.fromSource(
-            TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(200)),
-            WatermarkStrategy.noWatermarks(),
-            "ids")
+    FailoverCases.source(env)
         .map(row -> TestRows.row(row.getLong(0) + offset))
         .returns(TestRows.TYPE_INFO)
         .sinkTo(sink(table, S3.storageOptions()));
@@ -90,15 +86,9 @@ class S3SinkITCase {
             request.key().startsWith(probes)
                 && request.key().endsWith(S3TestServer.manifestSuffix(2)));
 
-    assertThatThrownBy(() -> boundedJob(table, S3.rawStorageOptions()).execute())
-        .satisfies(
-            failure ->
-                assertThat(ExceptionUtils.findThrowable(failure, LanceDatasetException.class))
-                    .get()
-                    .extracting(Throwable::getMessage)
-                    .asString()
-                    .startsWith("Lance table '" + table + "': the object store ignores create-only")
-                    .contains("'object-store.conditional-put-check' = 'WARN'"));
+    assertThat(lanceFailureOf(boundedJob(table, S3.rawStorageOptions())))
+        .startsWith("Lance table '" + table + "': the object store ignores create-only")
+        .contains("'object-store.conditional-put-check' = 'WARN'");
     assertThat(S3.keys(table)).as("nothing written").isEmpty();
   }
 
@@ -112,15 +102,9 @@ class S3SinkITCase {
     String table = S3.newUri("silent");
     long start = System.nanoTime();
 
-    assertThatThrownBy(() -> boundedJob(table, S3.silentStorageOptions()).execute())
-        .satisfies(
-            failure ->
-                assertThat(ExceptionUtils.findThrowable(failure, LanceDatasetException.class))
-                    .get()
-                    .extracting(Throwable::getMessage)
-                    .asString()
-                    .startsWith("Lance table '" + table + "'")
-                    .contains("error sending request"));
+    assertThat(lanceFailureOf(boundedJob(table, S3.silentStorageOptions())))
+        .startsWith("Lance table '" + table + "'")
+        .contains("error sending request");
     Duration took = Duration.ofNanos(System.nanoTime() - start);
     System.out.printf("A job against an endpoint that never answers failed after %s%n", took);
     assertThat(took).isLessThan(Duration.ofMinutes(4));
@@ -133,6 +117,14 @@ class S3SinkITCase {
     env.fromSource(TestRows.source(10), WatermarkStrategy.noWatermarks(), "ids")
         .sinkTo(sink(table, options));
     return env;
+  }
+
+  /** Runs the job, which must fail with a {@link LanceDatasetException}; returns its message. */
+  private static String lanceFailureOf(StreamExecutionEnvironment env) {
+    Throwable failure = catchThrowable(env::execute);
+    return ExceptionUtils.findThrowable(failure, LanceDatasetException.class)
+        .map(Throwable::getMessage)
+        .orElseThrow(() -> new AssertionError("no LanceDatasetException in the failure", failure));
   }
 
   private static LanceSink<RowData> sink(String table, Map<String, String> options) {
