@@ -11,11 +11,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -111,7 +112,7 @@ public final class ConditionalPutProbe {
       verdict = mine;
       try {
         mine.complete(probe(table));
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         VERDICTS.remove(key, mine); // a failed probe is not a verdict: try again next time
         mine.completeExceptionally(e);
       }
@@ -119,7 +120,10 @@ public final class ConditionalPutProbe {
     try {
       return verdict.join();
     } catch (CompletionException e) {
-      throw (RuntimeException) e.getCause();
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw (RuntimeException) e.getCause(); // probe() throws nothing checked
     }
   }
 
@@ -193,15 +197,29 @@ public final class ConditionalPutProbe {
    */
   private static boolean raceCommits(
       LanceDataset table, String probeUri, BufferAllocator allocator, ExecutorService racers) {
-    CyclicBarrier start = new CyclicBarrier(RACERS);
+    // Every racer counts down once, opened or not, so that none waits for a racer that failed.
+    CountDownLatch opened = new CountDownLatch(RACERS);
+    AtomicBoolean openFailed = new AtomicBoolean();
     List<Future<Long>> commits = new ArrayList<>();
     for (int racer = 0; racer < RACERS; racer++) {
       String configKey = "flink-lance.probe." + racer;
       commits.add(
           racers.submit(
               () -> {
-                try (Dataset dataset = open(table, probeUri, allocator)) {
-                  start.await();
+                Dataset dataset;
+                try {
+                  dataset = open(table, probeUri, allocator);
+                } catch (Exception e) { // Lance also throws undeclared IOExceptions
+                  openFailed.set(true);
+                  opened.countDown();
+                  throw e;
+                }
+                try (dataset) {
+                  opened.countDown();
+                  opened.await();
+                  if (openFailed.get()) {
+                    return null; // a round without all racers proves nothing
+                  }
                   dataset.updateConfig(Map.of(configKey, "1"));
                   return dataset.version();
                 }
