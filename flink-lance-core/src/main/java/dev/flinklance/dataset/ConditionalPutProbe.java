@@ -75,8 +75,9 @@ public final class ConditionalPutProbe {
    * Probes the table's store unless this JVM already did or the table is local, then acts on the
    * verdict as the table's {@link ConditionalPutCheck} says.
    *
-   * @throws LanceDatasetException if the store ignores create-only PUTs and the check is {@code
-   *     FAIL}, or if the probe cannot write to the store
+   * @throws PermanentDatasetException if the store ignores create-only PUTs and the check is {@code
+   *     FAIL}
+   * @throws LanceDatasetException if the probe cannot write to the store
    */
   public static void verify(LanceDataset table) {
     if (!table.onObjectStore() || table.conditionalPutCheck() == ConditionalPutCheck.SKIP) {
@@ -98,7 +99,7 @@ public final class ConditionalPutProbe {
             ConditionalPutCheck.WARN,
             ConditionalPutCheck.SKIP);
     if (table.conditionalPutCheck() == ConditionalPutCheck.FAIL) {
-      throw new LanceDatasetException(table.uri(), problem, null);
+      throw new PermanentDatasetException(table.uri(), problem, null); // restarts cannot fix it
     }
     LOG.warn("Lance table '{}': {}", table, problem);
   }
@@ -178,7 +179,7 @@ public final class ConditionalPutProbe {
           .execute()
           .close();
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(
+      throw LanceDatasetException.wrap(
           table.uri(),
           String.format(
               "cannot create the probe table %s, which checks that the object store rejects a"

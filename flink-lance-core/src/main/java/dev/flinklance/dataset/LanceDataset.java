@@ -83,7 +83,7 @@ public final class LanceDataset implements Serializable {
   /** Opens the latest version. */
   public Dataset open(BufferAllocator allocator) {
     return openIfExists(allocator)
-        .orElseThrow(() -> new LanceDatasetException(uri, "the table does not exist", null));
+        .orElseThrow(() -> new PermanentDatasetException(uri, "the table does not exist", null));
   }
 
   /** Opens the latest version, or returns empty if there is no table at the URI. */
@@ -99,7 +99,7 @@ public final class LanceDataset implements Serializable {
       if (LanceErrors.isNotFound(e)) {
         return Optional.empty();
       }
-      throw new LanceDatasetException(uri, "cannot open the table", e);
+      throw LanceDatasetException.wrap(uri, "cannot open the table", e);
     }
   }
 
@@ -136,7 +136,7 @@ public final class LanceDataset implements Serializable {
       if (LanceErrors.isAlreadyExists(e) || LanceErrors.isCommitConflict(e)) {
         return Optional.empty();
       }
-      throw new LanceDatasetException(uri, "cannot create the table", e);
+      throw LanceDatasetException.wrap(uri, "cannot create the table", e);
     }
     if (created.version() == 1) {
       return Optional.of(created);
@@ -156,7 +156,7 @@ public final class LanceDataset implements Serializable {
     try (Dataset theirs = created.checkoutVersion(replaced)) {
       theirs.restore();
     } catch (Exception e) {
-      throw new LanceDatasetException(
+      throw new PermanentDatasetException(
           uri,
           String.format(
               "a concurrent creation replaced version %d and restoring it failed; restore it"

@@ -4,6 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.sink.CommitFailingSink;
 import dev.flinklance.sink.CommitFailingSink.When;
+import dev.flinklance.sink.InvalidRecordPolicy;
+import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestRows;
@@ -49,6 +51,26 @@ class ExactlyOnceITCase extends FailoverCases {
   @Override
   Set<String> unreferencedDataFiles(String table) {
     return LanceTestTables.unreferencedDataFiles(table);
+  }
+
+  @Test
+  void skippedInvalidRecordsStayOutAcrossAFailure() throws Exception {
+    String table = newTable();
+    StreamExecutionEnvironment env = restartingEnv();
+    source(env)
+        .map(PoisonedRows::poison)
+        .returns(TestRows.TYPE_INFO)
+        .map(new Failures.FailAfterCheckpoint(token, 2))
+        .returns(TestRows.TYPE_INFO)
+        .sinkTo(
+            sink(table)
+                .set(LanceSinkOptions.SINK_ON_INVALID_RECORD, InvalidRecordPolicy.SKIP)
+                .build());
+    env.execute();
+
+    assertThat(Failures.fired(token)).as("the failure was injected").isTrue();
+    assertThat(LanceTestTables.readLongs(table, "id"))
+        .containsExactlyInAnyOrderElementsOf(PoisonedRows.goodIds(ROWS));
   }
 
   /**
