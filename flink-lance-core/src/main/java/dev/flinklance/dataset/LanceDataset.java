@@ -38,13 +38,23 @@ public final class LanceDataset implements Serializable {
   }
 
   /**
+   * @param storageOptions Lance storage options; for a table on an object store, {@link
+   *     ObjectStoreDefaults} fill in the timeouts the user did not set
    * @param conditionalPutCheck what {@link ConditionalPutProbe#verify} does before the first write
    */
   public LanceDataset(
       String uri, Map<String, String> storageOptions, ConditionalPutCheck conditionalPutCheck) {
     this.uri = uri;
-    this.storageOptions = Map.copyOf(storageOptions);
+    this.storageOptions =
+        Map.copyOf(onObjectStore(uri) ? ObjectStoreDefaults.apply(storageOptions) : storageOptions);
     this.conditionalPutCheck = conditionalPutCheck;
+    Secrets.remember(this.storageOptions);
+  }
+
+  /** A task manager learns the table's credentials by deserializing it: remember them there. */
+  private Object readResolve() {
+    Secrets.remember(storageOptions);
+    return this;
   }
 
   public String uri() {
@@ -61,9 +71,13 @@ public final class LanceDataset implements Serializable {
 
   /** Whether the table is on an object store: any URI with a scheme but file:// and memory://. */
   public boolean onObjectStore() {
+    return onObjectStore(uri);
+  }
+
+  private static boolean onObjectStore(String uri) {
     int schemeEnd = uri.indexOf("://");
     if (schemeEnd <= 0) {
-      return false; // a local path (or a Windows drive letter)
+      return false; // a local path
     }
     String scheme = uri.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
     return !scheme.equals("file")
@@ -148,7 +162,7 @@ public final class LanceDataset implements Serializable {
     LOG.warn(
         "Creating {} raced with another writer: our creation landed as version {} on top of"
             + " theirs; bringing back what version {} held.",
-        uri,
+        this,
         created.version(),
         replaced);
     try (Dataset theirs = created.checkoutVersion(replaced)) {
@@ -197,8 +211,9 @@ public final class LanceDataset implements Serializable {
     return version.matches("\\d+\\.\\d+") ? "v" + version.replace('.', '_') : version;
   }
 
+  /** The URI, without credentials written into it: for messages and logs. */
   @Override
   public String toString() {
-    return uri;
+    return Secrets.redactUri(uri);
   }
 }
