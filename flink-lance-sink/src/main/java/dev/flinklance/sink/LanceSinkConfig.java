@@ -53,8 +53,7 @@ public final class LanceSinkConfig implements Serializable {
     this.overwrite = overwrite;
     String path = conf.get(PATH);
     require(path != null && !path.isBlank(), PATH, "must be set to the table's URI");
-    this.dataset =
-        new LanceDataset(absolute(path.trim()), LanceDatasetOptions.storageOptions(conf.toMap()));
+    this.dataset = LanceDatasetOptions.dataset(absolute(path.trim()), conf);
     this.commitUser = conf.get(SINK_COMMIT_USER);
     require(commitUser == null || !commitUser.isBlank(), SINK_COMMIT_USER, "must not be blank");
     this.maxRowsPerFile = conf.get(SINK_MAX_ROWS_PER_FILE);

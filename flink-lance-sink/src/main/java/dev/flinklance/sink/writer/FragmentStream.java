@@ -109,16 +109,36 @@ final class FragmentStream {
     return rows;
   }
 
-  /** Stops the write without producing fragments (job cancelled or failed). */
-  void abort() {
+  /**
+   * Stops the write without producing fragments (job cancelled or failed) and waits until Lance has
+   * let go of the stream, even on a thread Flink already interrupted to cancel it: closing the
+   * allocator while Lance still holds a batch would be a leak, which Flink treats as fatal for the
+   * task manager.
+   *
+   * @return whether Lance let go in time
+   */
+  boolean abort() {
     reader.abort();
     thread.shutdownNow();
+    boolean interrupted = false;
+    long deadline = System.nanoTime() + TimeUnit.MILLISECONDS.toNanos(ABORT_WAIT_MS);
     try {
-      written.get(ABORT_WAIT_MS, TimeUnit.MILLISECONDS);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-    } catch (ExecutionException | TimeoutException ignored) {
-      // the write was meant to fail; its files are orphans no commit references
+      while (true) {
+        try {
+          written.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+          return true;
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          return true; // the write was meant to fail; its files are orphans no commit references
+        } catch (TimeoutException e) {
+          return false;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
     }
   }
 

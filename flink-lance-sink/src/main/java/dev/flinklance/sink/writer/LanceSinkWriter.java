@@ -26,6 +26,8 @@ import org.apache.flink.util.function.SerializableFunction;
 import org.lance.Dataset;
 import org.lance.FragmentMetadata;
 import org.lance.fragment.DataFile;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Turns records into Arrow batches and streams them into one Lance fragment file per checkpoint
@@ -37,6 +39,7 @@ import org.lance.fragment.DataFile;
  */
 @Internal
 public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWriteResult> {
+  private static final Logger LOG = LoggerFactory.getLogger(LanceSinkWriter.class);
   private static final int MAX_RECORD_TEXT = 200;
 
   private final LanceSinkConfig config;
@@ -158,7 +161,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     return new InvalidRecordException(
         String.format(
             "Lance sink for '%s' %s record #%d of %s%s. Record: %s",
-            config.dataset().uri(), action, recordsSeen, subtask, problem, text),
+            config.dataset(), action, recordsSeen, subtask, problem, text),
         cause);
   }
 
@@ -232,14 +235,31 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
 
   @Override
   public void close() {
+    boolean released = stream == null || stream.abort();
     try {
-      if (stream != null) {
-        stream.abort();
-      }
       batch.close();
       batchAllocator.close();
     } finally {
+      closeAllocator(released);
+    }
+  }
+
+  /**
+   * A write Lance did not let go of in time still holds Arrow buffers: closing the allocator then
+   * reports a leak, which must not take the task manager down with it.
+   */
+  private void closeAllocator(boolean released) {
+    try {
       allocator.close();
+    } catch (IllegalStateException leak) {
+      if (released) {
+        throw leak;
+      }
+      LOG.warn(
+          "Lance sink writer for {} closed while Lance still held a batch of an aborted fragment"
+              + " write: {}",
+          config.dataset(),
+          leak.getMessage());
     }
   }
 }
