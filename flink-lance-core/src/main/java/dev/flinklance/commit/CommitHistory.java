@@ -1,12 +1,14 @@
 package dev.flinklance.commit;
 
-import dev.flinklance.dataset.LanceErrors;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceErrors;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.Set;
 import org.lance.Dataset;
 import org.lance.Transaction;
+import org.lance.operation.Rewrite;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,8 +50,8 @@ public final class CommitHistory {
     if (oldest > 1) {
       LOG.warn(
           "No commit of commit user '{}' in the newest {} versions of {} (option"
-              + " sink.commit.dedupe.max-versions). Treating its pending commits as not yet committed;"
-              + " if one did land earlier, its rows are now duplicated.",
+              + " sink.commit.dedupe.max-versions). Treating its pending commits as not yet"
+              + " committed; if one did land earlier, its rows are now duplicated.",
           commitUser,
           maxVersions,
           latest.uri());
@@ -68,6 +70,41 @@ public final class CommitHistory {
       }
     }
     return false;
+  }
+
+  /**
+   * The version newer than {@code afterVersion} whose transaction is a rewrite (compaction) that
+   * added any of {@code newDataFiles}. Lance's {@code commitCompaction} takes no transaction
+   * properties, so a compaction commit is recognised by its new data files, whose names are unique.
+   */
+  public static OptionalLong findRewrite(
+      Dataset latest, long afterVersion, Set<String> newDataFiles) {
+    for (long version = latest.version(); version > afterVersion; version--) {
+      try (Dataset at = latest.checkoutVersion(version)) {
+        Optional<Transaction> transaction = at.readTransaction();
+        if (transaction.isEmpty()) {
+          continue;
+        }
+        try (Transaction txn = transaction.get()) {
+          if (txn.operation() instanceof Rewrite rewrite && adds(rewrite, newDataFiles)) {
+            return OptionalLong.of(version);
+          }
+        }
+      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+        if (LanceErrors.isNotFound(e)) {
+          return OptionalLong.empty();
+        }
+        throw new LanceDatasetException(latest.uri(), "cannot read version " + version, e);
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  private static boolean adds(Rewrite rewrite, Set<String> dataFiles) {
+    return rewrite.groups().stream()
+        .flatMap(group -> group.newFragments().stream())
+        .flatMap(fragment -> fragment.getFiles().stream())
+        .anyMatch(file -> dataFiles.contains(file.getPath()));
   }
 
   /** The transaction properties of a version; empty if the version no longer exists. */

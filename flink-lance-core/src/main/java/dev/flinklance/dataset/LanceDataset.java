@@ -1,6 +1,7 @@
 package dev.flinklance.dataset;
 
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -28,6 +29,16 @@ public final class LanceDataset implements Serializable {
   public LanceDataset(String uri, Map<String, String> storageOptions) {
     this.uri = uri;
     this.storageOptions = Map.copyOf(storageOptions);
+  }
+
+  /**
+   * The table at {@code path}. A relative local path is resolved where this is called (the job's
+   * client): each task manager would otherwise resolve it against its own working directory.
+   */
+  public static LanceDataset at(String path, Map<String, String> storageOptions) {
+    String uri =
+        path.contains("://") ? path : Path.of(path).toAbsolutePath().normalize().toString();
+    return new LanceDataset(uri, storageOptions);
   }
 
   public String uri() {

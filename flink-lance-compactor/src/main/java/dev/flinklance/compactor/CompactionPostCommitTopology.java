@@ -1,0 +1,70 @@
+package dev.flinklance.compactor;
+
+import dev.flinklance.compactor.plan.PlanRequest;
+import dev.flinklance.sink.LancePostCommitTopology;
+import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.committer.LanceCommittable;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.functions.FlatMapFunction;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.ReadableConfig;
+import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
+import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.util.Collector;
+
+/**
+ * Plugs compaction into the sink's job ({@code compaction.enabled}): every committed checkpoint is
+ * a {@link PlanRequest#COMMIT} for the {@link CompactionTopology}. Found by the sink through {@link
+ * java.util.ServiceLoader}.
+ */
+@Internal
+public final class CompactionPostCommitTopology implements LancePostCommitTopology {
+
+  @Override
+  public String optionPrefix() {
+    return LanceCompactionOptions.PREFIX;
+  }
+
+  @Override
+  public void validate(ReadableConfig options) {
+    CompactionConfig.forTable(Configuration.fromMap(options.toMap()), null);
+  }
+
+  @Override
+  public boolean isEnabled(ReadableConfig options) {
+    return options.get(LanceCompactionOptions.COMPACTION_ENABLED);
+  }
+
+  @Override
+  public void addTo(
+      DataStream<CommittableMessage<LanceCommittable>> committed, LanceSinkConfig config) {
+    CompactionConfig compaction = CompactionConfig.forTable(config.options(), config.dataset());
+    String sinkUid = committed.getTransformation().getUid();
+    String uidPrefix = sinkUid == null || sinkUid.isEmpty() ? null : sinkUid + ": ";
+    var requests =
+        committed
+            .flatMap(new CommitsToRequests())
+            .returns(TypeInformation.of(PlanRequest.class))
+            .name("Lance Compaction Trigger")
+            .setParallelism(committed.getParallelism());
+    if (uidPrefix != null) {
+      requests.uid(uidPrefix + "Lance Compaction Trigger");
+    }
+    CompactionTopology.add(requests, compaction, uidPrefix);
+  }
+
+  /** Each committed checkpoint's committable becomes one request; summaries carry no news. */
+  private static final class CommitsToRequests
+      implements FlatMapFunction<CommittableMessage<LanceCommittable>, PlanRequest> {
+    private static final long serialVersionUID = 1L;
+
+    @Override
+    public void flatMap(CommittableMessage<LanceCommittable> message, Collector<PlanRequest> out) {
+      if (message instanceof CommittableWithLineage<?>) {
+        out.collect(PlanRequest.COMMIT);
+      }
+    }
+  }
+}

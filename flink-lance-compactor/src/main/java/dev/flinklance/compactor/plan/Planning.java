@@ -1,0 +1,107 @@
+package dev.flinklance.compactor.plan;
+
+import dev.flinklance.compactor.CompactionConfig;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.compaction.Compaction;
+import org.lance.compaction.CompactionPlan;
+import org.lance.compaction.CompactionTask;
+
+/** One look at the table: which in-flight plans are settled, and what to compact now. */
+final class Planning {
+  /** Lance's default: a fragment with more deleted rows than this share is rewritten. */
+  private static final double DELETION_SHARE = 0.1;
+
+  /** Tasks per plan; the rest waits for the next plan. Keeps the workers' queues bounded. */
+  static final int MAX_TASKS_PER_PLAN = 256;
+
+  /** The outcome of one look. */
+  record Evaluation(
+      long version,
+      int fragments,
+      Set<String> settledPlans,
+      int candidates,
+      boolean fired,
+      Planned planned) {}
+
+  /** A new plan: its tasks and the fragments they rewrite. */
+  record Planned(PlanRef ref, List<CompactionTask> tasks, InFlightPlan inFlight) {}
+
+  private final CompactionConfig config;
+  private final TriggerPolicy policy;
+
+  Planning(CompactionConfig config) {
+    this.config = config;
+    this.policy = new TriggerPolicy(config);
+  }
+
+  /**
+   * @param forced plan whatever can be compacted (a standalone pass)
+   */
+  Evaluation evaluate(
+      Dataset latest,
+      List<InFlightPlan> inFlight,
+      boolean forced,
+      long commitsSinceLast,
+      long millisSinceLast,
+      long nowMillis) {
+    List<FragmentMetadata> fragments =
+        latest.getFragments().stream().map(Fragment::metadata).toList();
+    Set<FragmentKey> current =
+        fragments.stream().map(FragmentKey::of).collect(Collectors.toCollection(HashSet::new));
+    Set<String> settled = new HashSet<>();
+    Set<FragmentKey> busy = new HashSet<>();
+    for (InFlightPlan plan : inFlight) {
+      if (plan.isSettled(current, nowMillis, config.timeout().toMillis())) {
+        settled.add(plan.planId());
+      } else {
+        busy.addAll(plan.sources());
+      }
+    }
+    int candidates =
+        (int)
+            fragments.stream()
+                .filter(f -> !busy.contains(FragmentKey.of(f)) && isCandidate(f))
+                .count();
+    boolean fired = forced || policy.fires(candidates, commitsSinceLast, millisSinceLast);
+    if (!fired || candidates == 0) {
+      return new Evaluation(latest.version(), fragments.size(), settled, candidates, fired, null);
+    }
+    CompactionPlan plan = Compaction.planCompaction(latest, config.lanceOptions());
+    List<CompactionTask> tasks = new ArrayList<>();
+    List<FragmentKey> sources = new ArrayList<>();
+    for (CompactionTask task : plan.getCompactionTasks()) {
+      List<FragmentKey> keys =
+          task.getTaskData().getFragments().stream().map(FragmentKey::of).toList();
+      if (tasks.size() < MAX_TASKS_PER_PLAN && keys.stream().noneMatch(busy::contains)) {
+        tasks.add(task);
+        sources.addAll(keys);
+      }
+    }
+    if (tasks.isEmpty()) {
+      return new Evaluation(latest.version(), fragments.size(), settled, candidates, fired, null);
+    }
+    String planId = UUID.randomUUID().toString();
+    PlanRef ref = new PlanRef(planId, plan.getReadVersion(), tasks.size(), fragments.size());
+    return new Evaluation(
+        latest.version(),
+        fragments.size(),
+        settled,
+        candidates,
+        fired,
+        new Planned(ref, tasks, new InFlightPlan(planId, nowMillis, List.copyOf(sources))));
+  }
+
+  private boolean isCandidate(FragmentMetadata fragment) {
+    long rows = fragment.getPhysicalRows();
+    return rows - fragment.getNumDeletions() < config.targetRowsPerFragment()
+        || (rows > 0 && fragment.getNumDeletions() > rows * DELETION_SHARE);
+  }
+}
