@@ -1,0 +1,214 @@
+package dev.flinklance.compactor.testing;
+
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestFragments;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.arrow.c.ArrowArrayStream;
+import org.apache.arrow.c.Data;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.lance.Dataset;
+import org.lance.merge.MergeInsertParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * Stable-row-id tables of the {@link TestFragments} schema, changed the ways that make row ids
+ * scatter (deletes, merge-insert updates), and their lineage read back through plain Lance.
+ */
+public final class LineageTables {
+  /** Lineage columns Lance computes for every row of a stable-row-id table. */
+  public static final List<String> LINEAGE =
+      List.of("_rowid", "_row_created_at_version", "_row_last_updated_at_version");
+
+  private LineageTables() {}
+
+  public static void createStable(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset ignored =
+            Dataset.write()
+                .allocator(allocator)
+                .uri(uri)
+                .schema(TestFragments.SCHEMA)
+                .mode(org.lance.WriteParams.WriteMode.CREATE)
+                .enableStableRowIds(true)
+                .execute()) {
+      // version 1
+    }
+  }
+
+  /** Appends ids {@code from..from+count-1} as {@code fragments} fragments, one commit each. */
+  public static void append(String uri, long from, long count, int fragments) {
+    long per = count / fragments;
+    for (int f = 0; f < fragments; f++) {
+      long start = from + f * per;
+      long end = f == fragments - 1 ? from + count : start + per;
+      long[] ids = new long[(int) (end - start)];
+      for (int i = 0; i < ids.length; i++) {
+        ids[i] = start + i;
+      }
+      LanceTestTables.appendFragments(uri, TestFragments.write(uri, ids));
+    }
+  }
+
+  /** Rewrites the named rows with merge-insert (new name "updated-<id>"): their row ids stay. */
+  public static void update(String uri, List<Long> ids) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build();
+        VectorSchemaRoot root = VectorSchemaRoot.create(TestFragments.SCHEMA, allocator)) {
+      root.allocateNew();
+      BigIntVector idVector = (BigIntVector) root.getVector("id");
+      VarCharVector names = (VarCharVector) root.getVector("name");
+      for (int i = 0; i < ids.size(); i++) {
+        idVector.setSafe(i, ids.get(i));
+        names.setSafe(i, ("updated-" + ids.get(i)).getBytes());
+      }
+      root.setRowCount(ids.size());
+      try (ArrowReader reader = reader(root, allocator);
+          ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+        Data.exportArrayStream(allocator, reader, stream);
+        dataset
+            .mergeInsert(
+                new MergeInsertParams(List.of("id"))
+                    .withMatchedUpdateAll()
+                    .withNotMatched(MergeInsertParams.WhenNotMatched.DoNothing),
+                stream)
+            .dataset()
+            .close();
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static ArrowReader reader(VectorSchemaRoot root, BufferAllocator allocator)
+      throws IOException {
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, bytes)) {
+      writer.start();
+      writer.writeBatch();
+      writer.end();
+    }
+    return new ArrowStreamReader(new ByteArrayInputStream(bytes.toByteArray()), allocator);
+  }
+
+  public static void delete(String uri, String predicate) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      dataset.delete(predicate);
+    }
+  }
+
+  /** Every row: row id -> [id, name, created-at version, last-updated-at version]. */
+  public static Map<Long, List<Object>> rowsByRowId(String uri) {
+    return rowsByRowId(uri, null);
+  }
+
+  public static Map<Long, List<Object>> rowsByRowId(String uri, String filter) {
+    Map<Long, List<Object>> rows = new HashMap<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      ScanOptions.Builder options =
+          new ScanOptions.Builder()
+              .columns(
+                  List.of(
+                      "id", "name", "_row_created_at_version", "_row_last_updated_at_version"))
+              .withRowId(true);
+      if (filter != null) {
+        options.filter(filter);
+      }
+      try (LanceScanner scanner = dataset.newScan(options.build());
+          ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          VectorSchemaRoot root = reader.getVectorSchemaRoot();
+          for (int i = 0; i < root.getRowCount(); i++) {
+            List<Object> row = new ArrayList<>();
+            for (String column :
+                List.of("id", "name", "_row_created_at_version", "_row_last_updated_at_version")) {
+              FieldVector vector = root.getVector(column);
+              Object value = vector.getObject(i);
+              row.add(value == null ? null : value.toString());
+            }
+            Object rowId = root.getVector("_rowid").getObject(i);
+            rows.put(((Number) rowId).longValue(), row);
+          }
+        }
+      }
+    } catch (Exception e) { // the scanner's close throws Exception
+      throw new IllegalStateException("cannot scan " + uri, e);
+    }
+    return rows;
+  }
+
+  /** Ids of the rows with these row ids, taken by row id (Lance's takeRows). */
+  public static List<Long> takeIds(String uri, List<Long> rowIds) {
+    List<Long> ids = new ArrayList<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build();
+        ArrowReader reader = dataset.takeRows(rowIds, List.of("id"))) {
+      while (reader.loadNextBatch()) {
+        BigIntVector vector = (BigIntVector) reader.getVectorSchemaRoot().getVector("id");
+        for (int i = 0; i < vector.getValueCount(); i++) {
+          ids.add(vector.get(i));
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return ids;
+  }
+
+  /** Size of the manifest of the table's latest version. */
+  public static long manifestBytes(String uri) {
+    long version = LanceTestTables.latestVersion(uri);
+    Path versions = Path.of(uri).resolve("_versions");
+    // Lance names manifests "<version>.manifest" or, with V2 paths, by u64::MAX - version.
+    Path v1 = versions.resolve(version + ".manifest");
+    Path v2 =
+        versions.resolve(
+            String.format("%020d.manifest", new java.math.BigInteger("18446744073709551615")
+                .subtract(java.math.BigInteger.valueOf(version))));
+    try {
+      return Files.size(Files.exists(v2) ? v2 : v1);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Side files at the table root. */
+  public static List<String> sideFiles(String uri) {
+    try (Stream<Path> files = Files.list(Path.of(uri))) {
+      return files
+          .map(p -> p.getFileName().toString())
+          .filter(name -> name.startsWith("_rowids-"))
+          .sorted()
+          .toList();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static void setConfig(String uri, Map<String, String> config) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      dataset.updateConfig(config);
+    }
+  }
+}
