@@ -1,10 +1,12 @@
 package dev.flinklance.compactor;
 
 import dev.flinklance.compactor.plan.PlanRequest;
+import dev.flinklance.compactor.rewrite.RewriteFunction;
 import dev.flinklance.sink.LancePostCommitTopology;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.committer.LanceCommittable;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.functions.FlatMapFunction;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
@@ -41,6 +43,14 @@ public final class CompactionPostCommitTopology implements LancePostCommitTopolo
   public void addTo(
       DataStream<CommittableMessage<LanceCommittable>> committed, LanceSinkConfig config) {
     CompactionConfig compaction = CompactionConfig.forTable(config.options(), config.dataset());
+    addTo(committed, compaction, new RewriteFunction(compaction.dataset()));
+  }
+
+  @VisibleForTesting
+  public static void addTo(
+      DataStream<CommittableMessage<LanceCommittable>> committed,
+      CompactionConfig compaction,
+      RewriteFunction rewrite) {
     String sinkUid = committed.getTransformation().getUid();
     String uidPrefix = sinkUid == null || sinkUid.isEmpty() ? null : sinkUid + ": ";
     var requests =
@@ -52,7 +62,7 @@ public final class CompactionPostCommitTopology implements LancePostCommitTopolo
     if (uidPrefix != null) {
       requests.uid(uidPrefix + "Lance Compaction Trigger");
     }
-    CompactionTopology.add(requests, compaction, uidPrefix);
+    CompactionTopology.add(requests, compaction, uidPrefix, rewrite);
   }
 
   /** Each committed checkpoint's committable becomes one request; summaries carry no news. */

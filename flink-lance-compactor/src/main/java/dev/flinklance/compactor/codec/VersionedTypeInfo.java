@@ -6,8 +6,6 @@ import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.io.SimpleVersionedSerializerTypeSerializerProxy;
-import org.apache.flink.util.function.SerializableSupplier;
 
 /**
  * Type information for messages that travel between the compactor's operators and sit in their
@@ -18,10 +16,10 @@ public final class VersionedTypeInfo<T> extends TypeInformation<T> {
   private static final long serialVersionUID = 1L;
 
   private final Class<T> type;
-  private final SerializableSupplier<SimpleVersionedSerializer<T>> serializer;
+  private final Class<? extends SimpleVersionedSerializer<T>> serializer;
 
   public VersionedTypeInfo(
-      Class<T> type, SerializableSupplier<SimpleVersionedSerializer<T>> serializer) {
+      Class<T> type, Class<? extends SimpleVersionedSerializer<T>> serializer) {
     this.type = type;
     this.serializer = serializer;
   }
@@ -58,7 +56,7 @@ public final class VersionedTypeInfo<T> extends TypeInformation<T> {
 
   @Override
   public TypeSerializer<T> createSerializer(SerializerConfig config) {
-    return new SimpleVersionedSerializerTypeSerializerProxy<>(serializer);
+    return new VersionedTypeSerializer<>(serializer);
   }
 
   @Override

@@ -13,6 +13,7 @@ import org.lance.FragmentMetadata;
 import org.lance.compaction.Compaction;
 import org.lance.compaction.CompactionPlan;
 import org.lance.compaction.CompactionTask;
+import org.lance.compaction.TaskData;
 
 /** One look at the table: which in-flight plans are settled, and what to compact now. */
 final class Planning {
@@ -78,11 +79,13 @@ final class Planning {
     List<CompactionTask> tasks = new ArrayList<>();
     List<FragmentKey> sources = new ArrayList<>();
     for (CompactionTask task : plan.getCompactionTasks()) {
-      List<FragmentKey> keys =
-          task.getTaskData().getFragments().stream().map(FragmentKey::of).toList();
-      if (tasks.size() < MAX_TASKS_PER_PLAN && keys.stream().noneMatch(busy::contains)) {
-        tasks.add(task);
-        sources.addAll(keys);
+      for (List<FragmentMetadata> run : runsNotBusy(task, busy)) {
+        if (tasks.size() < MAX_TASKS_PER_PLAN) {
+          tasks.add(
+              new CompactionTask(
+                  new TaskData(run), task.getReadVersion(), task.getCompactionOptions()));
+          run.forEach(f -> sources.add(FragmentKey.of(f)));
+        }
       }
     }
     if (tasks.isEmpty()) {
@@ -97,6 +100,30 @@ final class Planning {
         candidates,
         fired,
         new Planned(ref, tasks, new InFlightPlan(planId, nowMillis, List.copyOf(sources))));
+  }
+
+  /**
+   * The task's fragments split at those an unfinished plan is rewriting: Lance plans adjacent
+   * fragments together, and one busy fragment must not hold back the others. A lone fragment is
+   * kept only if Lance planned it alone (to drop its deleted rows).
+   */
+  private static List<List<FragmentMetadata>> runsNotBusy(
+      CompactionTask task, Set<FragmentKey> busy) {
+    List<FragmentMetadata> fragments = task.getTaskData().getFragments();
+    List<List<FragmentMetadata>> runs = new ArrayList<>();
+    List<FragmentMetadata> run = new ArrayList<>();
+    for (FragmentMetadata fragment : fragments) {
+      if (busy.contains(FragmentKey.of(fragment))) {
+        run = new ArrayList<>();
+      } else {
+        if (run.isEmpty()) {
+          runs.add(run);
+        }
+        run.add(fragment);
+      }
+    }
+    runs.removeIf(r -> r.size() < 2 && fragments.size() > 1);
+    return runs;
   }
 
   private boolean isCandidate(FragmentMetadata fragment) {

@@ -26,7 +26,7 @@ public record RewriteTask(PlanRef plan, int index, CompactionTask task) {
   }
 
   public static TypeInformation<RewriteTask> typeInfo() {
-    return new VersionedTypeInfo<>(RewriteTask.class, Serializer::new);
+    return new VersionedTypeInfo<>(RewriteTask.class, Serializer.class);
   }
 
   @Override

@@ -33,7 +33,7 @@ public record RewriteOutcome(PlanRef plan, int index, RewriteResult result, Stri
   }
 
   public static TypeInformation<RewriteOutcome> typeInfo() {
-    return new VersionedTypeInfo<>(RewriteOutcome.class, Serializer::new);
+    return new VersionedTypeInfo<>(RewriteOutcome.class, Serializer.class);
   }
 
   @Override

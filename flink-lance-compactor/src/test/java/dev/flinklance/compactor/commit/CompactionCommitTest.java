@@ -32,7 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
-import org.lance.WriteParams;
 import org.lance.compaction.CompactionOptions;
 import org.lance.compaction.RewriteResult;
 
@@ -73,7 +72,8 @@ class CompactionCommitTest {
     assertThat(externalFragments(spilled)).isPositive();
     assertThat(externalFragments(inline)).isZero();
     assertThat(LineageTables.sideFiles(spilled)).hasSize(1);
-    assertThat(LineageTables.manifestBytes(spilled)).isLessThan(LineageTables.manifestBytes(inline));
+    assertThat(LineageTables.manifestBytes(spilled))
+        .isLessThan(LineageTables.manifestBytes(inline));
     assertLookupsByRowId(spilled, before);
 
     // a later compaction of ours rewrites fragments whose row ids are in a side file
@@ -110,8 +110,7 @@ class CompactionCommitTest {
             + ")";
     Map<Long, List<Object>> filtered = rowsByRowId(uri, filter);
     assertThat(filtered)
-        .isEqualTo(
-            sample.stream().collect(Collectors.toMap(id -> id, expected::get)));
+        .isEqualTo(sample.stream().collect(Collectors.toMap(id -> id, expected::get)));
   }
 
   private static long externalFragments(String uri) {

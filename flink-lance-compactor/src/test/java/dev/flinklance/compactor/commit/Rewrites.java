@@ -64,11 +64,13 @@ final class Rewrites {
     return commit(config, SideFiles.of(config.dataset()), mayHaveLanded);
   }
 
-  CompactionSummary commit(CompactionConfig config, Optional<SideFiles> sideFiles, boolean mayHaveLanded)
+  CompactionSummary commit(
+      CompactionConfig config, Optional<SideFiles> sideFiles, boolean mayHaveLanded)
       throws IOException {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = config.dataset().open(allocator)) {
-      return new CompactionCommit(config, sideFiles).commit(dataset, plan, results, 0, mayHaveLanded);
+      return new CompactionCommit(config, sideFiles)
+          .commit(dataset, plan, results, 0, mayHaveLanded);
     } finally {
       sideFiles.ifPresent(SideFiles::close);
     }
@@ -76,7 +78,6 @@ final class Rewrites {
 
   static void spillEverything(String uri) {
     dev.flinklance.compactor.testing.LineageTables.setConfig(
-        uri,
-        Map.of("lance.row_lineage.spill", "true", "lance.row_lineage.inline_max_bytes", "16"));
+        uri, Map.of("lance.row_lineage.spill", "true", "lance.row_lineage.inline_max_bytes", "16"));
   }
 }

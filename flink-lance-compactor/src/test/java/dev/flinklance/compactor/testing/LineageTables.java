@@ -25,9 +25,9 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.lance.Dataset;
-import org.lance.merge.MergeInsertParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
+import org.lance.merge.MergeInsertParams;
 
 /**
  * Stable-row-id tables of the {@link TestFragments} schema, changed the ways that make row ids
@@ -121,15 +121,27 @@ public final class LineageTables {
     return rowsByRowId(uri, null);
   }
 
+  /** {@link #rowsByRowId(String)} of an older version. */
+  public static Map<Long, List<Object>> rowsByRowIdAt(String uri, long version) {
+    return rowsByRowId(uri, null, version);
+  }
+
   public static Map<Long, List<Object>> rowsByRowId(String uri, String filter) {
+    return rowsByRowId(uri, filter, -1);
+  }
+
+  private static Map<Long, List<Object>> rowsByRowId(String uri, String filter, long version) {
     Map<Long, List<Object>> rows = new HashMap<>();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+        Dataset latest = Dataset.open().allocator(allocator).uri(uri).build();
+        Dataset dataset =
+            version < 0
+                ? latest.checkoutVersion(latest.version())
+                : latest.checkoutVersion(version)) {
       ScanOptions.Builder options =
           new ScanOptions.Builder()
               .columns(
-                  List.of(
-                      "id", "name", "_row_created_at_version", "_row_last_updated_at_version"))
+                  List.of("id", "name", "_row_created_at_version", "_row_last_updated_at_version"))
               .withRowId(true);
       if (filter != null) {
         options.filter(filter);
@@ -183,8 +195,10 @@ public final class LineageTables {
     Path v1 = versions.resolve(version + ".manifest");
     Path v2 =
         versions.resolve(
-            String.format("%020d.manifest", new java.math.BigInteger("18446744073709551615")
-                .subtract(java.math.BigInteger.valueOf(version))));
+            String.format(
+                "%020d.manifest",
+                new java.math.BigInteger("18446744073709551615")
+                    .subtract(java.math.BigInteger.valueOf(version))));
     try {
       return Files.size(Files.exists(v2) ? v2 : v1);
     } catch (IOException e) {
