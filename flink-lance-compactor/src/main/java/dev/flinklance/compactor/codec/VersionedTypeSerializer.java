@@ -156,5 +156,4 @@ public final class VersionedTypeSerializer<T> extends TypeSerializer<T> {
           : TypeSerializerSchemaCompatibility.incompatible();
     }
   }
-
 }

@@ -13,10 +13,14 @@ final class CompactionTestCluster {
   private CompactionTestCluster() {}
 
   static MiniClusterExtension create() {
+    return create(SLOTS);
+  }
+
+  static MiniClusterExtension create(int slots) {
     return new MiniClusterExtension(
         new MiniClusterResourceConfiguration.Builder()
             .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(SLOTS)
+            .setNumberSlotsPerTaskManager(slots)
             .setConfiguration(new Configuration())
             .build());
   }

@@ -40,9 +40,8 @@ class InSinkCompactionITCase {
   /**
    * Fragments a version may have: the trigger's 8 small fragments, plus what the 2 writers append
    * (one fragment each per checkpoint) while a compaction is planned, rewritten and committed, plus
-   * the compacted fragment. Measured: 23 on 2 cores. At a 50 ms checkpoint interval
-   * the compaction commit, rebasing over 20 appends a second, took up to 4 s and the peak reached
-   * 146.
+   * the compacted fragment. Measured: 23 on 2 cores. At a 50 ms checkpoint interval the compaction
+   * commit, rebasing over 20 appends a second, took up to 4 s and the peak reached 146.
    */
   private static final int FRAGMENT_BOUND = 48;
 
