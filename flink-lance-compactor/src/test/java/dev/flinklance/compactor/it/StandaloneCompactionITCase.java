@@ -11,19 +11,18 @@ import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Files;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.lance.Dataset;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.stream.LongStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -32,8 +31,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
+import org.lance.Dataset;
 
-/** {@link LanceCompactionJob}: one pass on a table written by plain Lance, bad arguments, a running sink. */
+/**
+ * {@link LanceCompactionJob}: one pass on a table written by plain Lance, bad arguments, a running
+ * sink.
+ */
 class StandaloneCompactionITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
 
@@ -52,8 +55,7 @@ class StandaloneCompactionITCase {
     Map<Long, List<Object>> before = LineageTables.rowsByRowId(table);
     long versionsBefore = LanceTestTables.latestVersion(table);
 
-    LanceCompactionJob.main(
-        new String[] {"--path", table, "--once", "--cleanup-older-than", "0s"});
+    LanceCompactionJob.main(new String[] {"--path", table, "--once", "--cleanup-older-than", "0s"});
 
     assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(1);
     assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
