@@ -1,7 +1,7 @@
 package dev.flinklance.commit;
 
-import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.dataset.LanceDatasetException;
 import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalLong;
@@ -50,8 +50,8 @@ public final class CommitHistory {
     if (oldest > 1) {
       LOG.warn(
           "No commit of commit user '{}' in the newest {} versions of {} (option"
-              + " sink.commit.dedupe.max-versions). Treating its pending commits as not yet"
-              + " committed; if one did land earlier, its rows are now duplicated.",
+              + " sink.commit.dedupe.max-versions). Treating its pending commits as not yet committed;"
+              + " if one did land earlier, its rows are now duplicated.",
           commitUser,
           maxVersions,
           latest.uri());

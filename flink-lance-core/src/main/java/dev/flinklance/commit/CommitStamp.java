@@ -24,14 +24,10 @@ public final class CommitStamp {
 
   public static Map<String, String> of(String commitUser, long checkpointId, String jobId) {
     return Map.of(
-        COMMIT_USER,
-        commitUser,
-        CHECKPOINT_ID,
-        Long.toString(checkpointId),
-        JOB_ID,
-        String.valueOf(jobId),
-        CONNECTOR_VERSION,
-        VERSION);
+        COMMIT_USER, commitUser,
+        CHECKPOINT_ID, Long.toString(checkpointId),
+        JOB_ID, String.valueOf(jobId),
+        CONNECTOR_VERSION, VERSION);
   }
 
   /** The checkpoint id stamped by {@code commitUser}, if the properties carry that user's stamp. */

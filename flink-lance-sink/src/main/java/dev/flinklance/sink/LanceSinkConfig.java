@@ -45,8 +45,8 @@ public final class LanceSinkConfig implements Serializable {
     this.options = new Configuration(conf);
     String path = conf.get(PATH);
     require(path != null && !path.isBlank(), PATH, "must be set to the table's URI");
-    this.dataset =
-        new LanceDataset(absolute(path.trim()), LanceDatasetOptions.storageOptions(conf.toMap()));
+    this.dataset = new LanceDataset(
+            absolute(path.trim()), LanceDatasetOptions.storageOptions(conf.toMap()));
     this.commitUser = conf.get(SINK_COMMIT_USER);
     require(commitUser == null || !commitUser.isBlank(), SINK_COMMIT_USER, "must not be blank");
     this.maxRowsPerFile = conf.get(SINK_MAX_ROWS_PER_FILE);
@@ -60,8 +60,7 @@ public final class LanceSinkConfig implements Serializable {
     this.dataStorageVersion = conf.get(DATA_STORAGE_VERSION);
     this.vectorColumns = parseVectorColumns(conf.get(VECTOR_COLUMNS));
     this.commitMaxConflictRetries = conf.get(SINK_COMMIT_MAX_CONFLICT_RETRIES);
-    require(
-        commitMaxConflictRetries >= 0, SINK_COMMIT_MAX_CONFLICT_RETRIES, "must not be negative");
+    require(commitMaxConflictRetries >= 0, SINK_COMMIT_MAX_CONFLICT_RETRIES, "must not be negative");
     this.commitMaxAttempts = conf.get(SINK_COMMIT_MAX_ATTEMPTS);
     require(commitMaxAttempts >= 1, SINK_COMMIT_MAX_ATTEMPTS, "must be at least 1");
     this.dedupeMaxVersions = conf.get(SINK_COMMIT_DEDUPE_MAX_VERSIONS);
@@ -107,8 +106,8 @@ public final class LanceSinkConfig implements Serializable {
   }
 
   /**
-   * Every option the sink was built with, including those of its post-commit topologies ({@code
-   * compaction.*}). A copy: the config stays immutable.
+   * Every option the sink was built with, including those of its post-commit topologies
+   * ({@code compaction.*}). A copy: the config stays immutable.
    */
   public Configuration options() {
     return new Configuration(options);

@@ -1,10 +1,10 @@
 package dev.flinklance.sink;
+import dev.flinklance.dataset.LanceDatasetOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.arrow.UnsupportedTypeException;
-import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.testing.TestRows;
 import java.util.Map;
 import org.apache.flink.configuration.MemorySize;

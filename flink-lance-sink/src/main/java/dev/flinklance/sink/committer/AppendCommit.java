@@ -1,6 +1,6 @@
 package dev.flinklance.sink.committer;
-
 import dev.flinklance.commit.CommitStamp;
+
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
 import java.io.Serializable;
@@ -32,8 +32,7 @@ class AppendCommit implements Serializable {
         new Transaction.Builder()
             .readVersion(current.version())
             .operation(Append.builder().fragments(committable.fragments()).build())
-            .transactionProperties(
-                CommitStamp.of(
+            .transactionProperties(CommitStamp.of(
                     committable.commitUser(), committable.checkpointId(), committable.jobId()))
             .build()) {
       return new CommitBuilder(current)

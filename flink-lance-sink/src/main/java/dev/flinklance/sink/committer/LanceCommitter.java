@@ -1,8 +1,8 @@
 package dev.flinklance.sink.committer;
-
 import dev.flinklance.commit.CommitHistory;
-import dev.flinklance.dataset.LanceDataset;
+
 import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.dataset.LanceDataset;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;

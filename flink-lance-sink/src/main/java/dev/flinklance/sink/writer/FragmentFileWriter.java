@@ -20,10 +20,7 @@ final class FragmentFileWriter {
   private final int maxRowsPerFile;
 
   FragmentFileWriter(
-      LanceDataset table,
-      BufferAllocator allocator,
-      String dataStorageVersion,
-      int maxRowsPerFile) {
+      LanceDataset table, BufferAllocator allocator, String dataStorageVersion, int maxRowsPerFile) {
     this.table = table;
     this.allocator = allocator;
     this.dataStorageVersion = dataStorageVersion;

@@ -1,10 +1,11 @@
 package dev.flinklance.sink.writer;
 
+import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.InvalidValueException;
-import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.writer.TableBootstrap;
 import dev.flinklance.sink.writer.TableBootstrap.TableLayout;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,8 +1,9 @@
 package dev.flinklance.sink.bench;
-
 import dev.flinklance.dataset.LanceDatasetOptions;
+
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.LanceSinkOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

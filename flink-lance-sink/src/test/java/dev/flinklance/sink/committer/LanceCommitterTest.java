@@ -1,16 +1,16 @@
 package dev.flinklance.sink.committer;
+import dev.flinklance.dataset.LanceDatasetOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.sink.testing.RecordingCommitRequest;
 import dev.flinklance.sink.testing.RecordingCommitRequest.Outcome;
 import dev.flinklance.sink.testing.TestCommitterContext;
-import dev.flinklance.testing.LanceTestTables;
-import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.TestFragments;
 import java.nio.file.Path;
 import java.util.ArrayList;
