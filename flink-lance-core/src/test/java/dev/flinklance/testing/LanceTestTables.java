@@ -36,6 +36,16 @@ public final class LanceTestTables {
       String id = properties.get(CommitStamp.CHECKPOINT_ID);
       return id == null ? null : Long.parseLong(id);
     }
+
+    /** The sink run that made this commit, or null for commits of other writers. */
+    public String run() {
+      return properties.get(CommitStamp.RUN);
+    }
+
+    public Long runSeq() {
+      String seq = properties.get(CommitStamp.RUN_SEQ);
+      return seq == null ? null : Long.parseLong(seq);
+    }
   }
 
   private LanceTestTables() {}

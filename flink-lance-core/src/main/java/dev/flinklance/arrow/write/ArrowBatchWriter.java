@@ -1,7 +1,7 @@
 package dev.flinklance.arrow.write;
+
 import dev.flinklance.arrow.InvalidValueException;
 import dev.flinklance.arrow.SchemaMismatchException;
-
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
