@@ -23,6 +23,7 @@ import org.apache.flink.util.Collector;
  */
 @Internal
 public final class CompactionPostCommitTopology implements LancePostCommitTopology {
+  static final String TRIGGER_NAME = "Lance Compaction Trigger";
 
   @Override
   public String optionPrefix() {
@@ -51,16 +52,18 @@ public final class CompactionPostCommitTopology implements LancePostCommitTopolo
       DataStream<CommittableMessage<LanceCommittable>> committed,
       CompactionConfig compaction,
       RewriteFunction rewrite) {
-    String sinkUid = committed.getTransformation().getUid();
-    String uidPrefix = sinkUid == null || sinkUid.isEmpty() ? null : sinkUid + ": ";
+    // Flink prefixes the uids of a sink's sub-operators with the sink's uid, and rejects them
+    // under a sink without one.
+    String committerUid = committed.getTransformation().getUid();
+    String uidPrefix = committerUid == null || committerUid.isEmpty() ? null : "";
     var requests =
         committed
             .flatMap(new CommitsToRequests())
             .returns(TypeInformation.of(PlanRequest.class))
-            .name("Lance Compaction Trigger")
+            .name(TRIGGER_NAME)
             .setParallelism(committed.getParallelism());
     if (uidPrefix != null) {
-      requests.uid(uidPrefix + "Lance Compaction Trigger");
+      requests.uid(TRIGGER_NAME);
     }
     CompactionTopology.add(requests, compaction, uidPrefix, rewrite);
   }

@@ -36,7 +36,7 @@ public final class CompactionTopology {
   private CompactionTopology() {}
 
   /**
-   * @param uidPrefix prefix of the operators' uids, or null to let Flink generate them
+   * @param uidPrefix prefix of the operators' uids ("" for none), or null to give them no uids
    */
   public static SingleOutputStreamOperator<CompactionSummary> add(
       DataStream<PlanRequest> requests, CompactionConfig config, String uidPrefix) {

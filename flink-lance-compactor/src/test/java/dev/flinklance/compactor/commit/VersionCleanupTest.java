@@ -53,7 +53,8 @@ class VersionCleanupTest {
     append(uri, 1_000, 1_000, 4);
     update(uri, List.of(2L, 20L, 1_200L, 1_900L));
     Rewrites.rewrite(uri).commit(uri, false);
-    String latest = sideFiles(uri).stream().filter(f -> !f.equals(tagged)).findFirst().orElseThrow();
+    String latest =
+        sideFiles(uri).stream().filter(f -> !f.equals(tagged)).findFirst().orElseThrow();
     String oldOrphan = orphan(uri, "_rowids-old-orphan.bin", Duration.ofHours(2));
     String youngOrphan = orphan(uri, "_rowids-young-orphan.bin", Duration.ofMinutes(1));
     // old enough for GC: only their references keep them

@@ -83,7 +83,8 @@ class InSinkCompactionITCase {
                 sink,
                 CompactionConfig.forTable(compaction, sink.config().dataset()),
                 workerCrash,
-                rewriteFailure));
+                rewriteFailure))
+        .uid("events-sink");
     env.execute();
 
     assertThat(Failures.fired(sinkFailure)).as("sink failure injected").isTrue();
