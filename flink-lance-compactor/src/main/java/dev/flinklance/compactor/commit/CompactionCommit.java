@@ -104,7 +104,10 @@ final class CompactionCommit {
             start);
       }
       validate(dataset, live);
-      RowLineageSpill.Spilled spilled = spill(dataset).spill(live);
+      RowLineageSpill spill = spill(dataset);
+      List<RewriteResult> toCommit = new ArrayList<>(live);
+      toCommit.addAll(Respill.of(dataset, live, spill));
+      RowLineageSpill.Spilled spilled = spill.spill(toCommit);
       requireFresh(spilled);
       try {
         Compaction.commitCompaction(dataset, spilled.results(), config.lanceOptions());
@@ -209,11 +212,11 @@ final class CompactionCommit {
 
   private RowLineageSpill spill(Dataset dataset) {
     if (!dataset.hasStableRowIds()) {
-      return RowLineageSpill.Spilled::nothing;
+      return RowLineageSpill.NONE;
     }
     RowLineageConfig lineage = RowLineageConfig.of(dataset.getConfig(), dataset.uri());
     if (!lineage.spill()) {
-      return RowLineageSpill.Spilled::nothing;
+      return RowLineageSpill.NONE;
     }
     if (sideFiles.isEmpty()) {
       LOG.warn(
@@ -221,7 +224,7 @@ final class CompactionCommit {
               + " s3:// tables only; keeping row ids inline",
           dataset.uri(),
           RowLineageConfig.SPILL);
-      return RowLineageSpill.Spilled::nothing;
+      return RowLineageSpill.NONE;
     }
     return new SideFileSpill(sideFiles.get(), lineage.inlineMaxBytes());
   }
@@ -244,9 +247,11 @@ final class CompactionCommit {
   /** The version just committed must hold exactly the new fragments, with the lineage as sent. */
   private static void readBack(Dataset dataset, List<RewriteResult> committed) {
     Map<String, FragmentMetadata> byFile = new HashMap<>();
+    Set<Integer> ids = new HashSet<>();
     for (Fragment fragment : dataset.getFragments()) {
       FragmentMetadata metadata = fragment.metadata();
       metadata.getFiles().forEach(f -> byFile.put(f.getPath(), metadata));
+      ids.add(metadata.getId());
     }
     for (RewriteResult result : committed) {
       for (FragmentMetadata sent : result.getNewFragments()) {
@@ -262,13 +267,11 @@ final class CompactionCommit {
         }
       }
       for (FragmentMetadata source : result.getOriginalFragments()) {
-        for (DataFile file : source.getFiles()) {
-          if (byFile.containsKey(file.getPath())) {
-            throw new IllegalStateException(
-                String.format(
-                    "Lance table '%s': version %d still holds compacted fragment %d",
-                    dataset.uri(), dataset.version(), source.getId()));
-          }
+        if (ids.contains(source.getId())) {
+          throw new IllegalStateException(
+              String.format(
+                  "Lance table '%s': version %d still holds compacted fragment %d",
+                  dataset.uri(), dataset.version(), source.getId()));
         }
       }
     }

@@ -1,6 +1,7 @@
 package dev.flinklance.compactor.lineage;
 
 import java.util.List;
+import org.lance.FragmentMetadata;
 import org.lance.compaction.RewriteResult;
 
 /**
@@ -28,4 +29,21 @@ public interface RowLineageSpill {
    * @throws java.io.IOException if the lineage cannot be written or read back
    */
   Spilled spill(List<RewriteResult> results) throws java.io.IOException;
+
+  /** Whether a fragment's carried-over lineage, if it is in the manifest, belongs outside it. */
+  boolean belongsOutside(FragmentMetadata fragment);
+
+  /** Spills nothing: row ids stay inline. */
+  RowLineageSpill NONE =
+      new RowLineageSpill() {
+        @Override
+        public Spilled spill(List<RewriteResult> results) {
+          return Spilled.nothing(results);
+        }
+
+        @Override
+        public boolean belongsOutside(FragmentMetadata fragment) {
+          return false;
+        }
+      };
 }

@@ -26,6 +26,11 @@ public final class SideFileSpill implements RowLineageSpill {
     this.inlineMaxBytes = inlineMaxBytes;
   }
 
+  @Override
+  public boolean belongsOutside(FragmentMetadata fragment) {
+    return RowIdMetaJson.inlineSize(fragment.getRowIdMeta()) > inlineMaxBytes;
+  }
+
   /** A sequence on its way into the side file. */
   private record Slice(int result, int fragment, byte[] bytes, long offset) {}
 

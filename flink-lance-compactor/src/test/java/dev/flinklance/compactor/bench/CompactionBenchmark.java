@@ -62,8 +62,7 @@ public final class CompactionBenchmark {
     }
   }
 
-  private static void lineageSpill(Path dir, long rowsPerFragment, int fragments)
-      throws Exception {
+  private static void lineageSpill(Path dir, long rowsPerFragment, int fragments) throws Exception {
     long rows = rowsPerFragment * fragments;
     System.out.printf(
         "Row-lineage spill: stable-row-id table of %d fragments x %,d rows; %d merge-insert"
@@ -168,7 +167,14 @@ public final class CompactionBenchmark {
     return new Arm(
         manifest,
         nextManifest,
-        rowIdBytes, createdAt, updatedAt, sideFileBytes, compactionMs, append, openCount, take);
+        rowIdBytes,
+        createdAt,
+        updatedAt,
+        sideFileBytes,
+        compactionMs,
+        append,
+        openCount,
+        take);
   }
 
   /** Size of an inline version sequence ({"inline":[..]}), 0 if absent. */
@@ -263,8 +269,14 @@ public final class CompactionBenchmark {
     double plainMs = appendCommitMs(plain, 20);
     double compactedMs = appendCommitMs(compacted, 20);
     System.out.printf("  %-38s %14s %14s %8s%n", "", "off", "on", "on/off");
-    row("fragments", LanceTestTables.fragmentCount(plain), LanceTestTables.fragmentCount(compacted));
-    row("manifest bytes", LineageTables.manifestBytes(plain), LineageTables.manifestBytes(compacted));
+    row(
+        "fragments",
+        LanceTestTables.fragmentCount(plain),
+        LanceTestTables.fragmentCount(compacted));
+    row(
+        "manifest bytes",
+        LineageTables.manifestBytes(plain),
+        LineageTables.manifestBytes(compacted));
     row("next commit, mean of 20 (ms)", plainMs, compactedMs);
   }
 

@@ -95,6 +95,21 @@ class CompactionCommitTest {
     }
     assertThat(rowsByRowId(spilled)).isEqualTo(beforeLance);
     assertThat(externalFragments(spilled)).isZero();
+
+    // our next compaction spills the fragment Lance wrote inline, along with its own rewrite
+    append(spilled, 5_000, 100, 2);
+    Map<Long, List<Object>> beforeRespill = rowsByRowId(spilled);
+    long manifestBeforeRespill = LineageTables.manifestBytes(spilled);
+    // a target below the Lance-compacted fragment's size: only the appended fragments are planned
+    CompactionSummary respill = Rewrites.rewrite(spilled, 1_000).commit(spilled, false);
+    assertThat(respill.outcome()).isEqualTo(Outcome.COMMITTED);
+    assertThat(respill.fragmentsRewritten()).as("the plan: two appended fragments").isEqualTo(2);
+    assertThat(externalFragments(spilled)).as("the Lance-compacted fragment").isEqualTo(1);
+    assertThat(rowsByRowId(spilled)).isEqualTo(beforeRespill);
+    // a compaction version's manifest also holds its transaction; the next append's does not
+    append(spilled, 6_000, 10, 1);
+    assertThat(LineageTables.manifestBytes(spilled)).isLessThan(manifestBeforeRespill);
+    assertLookupsByRowId(spilled, rowsByRowId(spilled));
   }
 
   private static void assertLookupsByRowId(String uri, Map<Long, List<Object>> expected) {

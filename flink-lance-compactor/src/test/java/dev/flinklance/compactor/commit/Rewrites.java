@@ -15,6 +15,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.configuration.Configuration;
 import org.lance.Dataset;
 import org.lance.compaction.Compaction;
+import org.lance.compaction.CompactionOptions;
 import org.lance.compaction.CompactionPlan;
 import org.lance.compaction.CompactionTask;
 import org.lance.compaction.RewriteResult;
@@ -45,9 +46,15 @@ final class Rewrites {
 
   /** Plans the table's compaction and runs every task (nothing committed). */
   static Rewrites rewrite(String uri) {
+    return rewrite(uri, TARGET_ROWS);
+  }
+
+  static Rewrites rewrite(String uri, long targetRows) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
-      CompactionPlan plan = Compaction.planCompaction(dataset, config(uri).lanceOptions());
+      CompactionPlan plan =
+          Compaction.planCompaction(
+              dataset, CompactionOptions.builder().withTargetRowsPerFragment(targetRows).build());
       List<RewriteResult> results = new ArrayList<>();
       for (CompactionTask task : plan.getCompactionTasks()) {
         results.add(task.execute(dataset));
