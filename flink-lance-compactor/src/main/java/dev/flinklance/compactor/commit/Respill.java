@@ -11,8 +11,8 @@ import org.lance.compaction.CompactionMetrics;
 import org.lance.compaction.RewriteResult;
 
 /**
- * Fragments outside the plan whose carried-over row ids sit inline although they belong outside
- * the manifest: Lance's own compaction writes them back inline. They ride along with the next
+ * Fragments outside the plan whose carried-over row ids sit inline although they belong outside the
+ * manifest: Lance's own compaction writes them back inline. They ride along with the next
  * compaction commit as metadata-only rewrites (same data files, same rows, same row ids, the row-id
  * sequence moved to a side file).
  *
