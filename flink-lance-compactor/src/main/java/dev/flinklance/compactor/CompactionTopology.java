@@ -1,8 +1,8 @@
 package dev.flinklance.compactor;
 
-import dev.flinklance.compactor.commit.CompactionCommitterFactory;
+import dev.flinklance.compactor.commit.CompactionCommitter;
 import dev.flinklance.compactor.commit.CompactionSummary;
-import dev.flinklance.compactor.plan.CompactionPlannerFactory;
+import dev.flinklance.compactor.plan.CompactionPlanner;
 import dev.flinklance.compactor.plan.PlanRequest;
 import dev.flinklance.compactor.plan.RewriteTask;
 import dev.flinklance.compactor.rewrite.RewriteFunction;
@@ -52,7 +52,7 @@ public final class CompactionTopology {
     SingleOutputStreamOperator<RewriteTask> tasks =
         requests
             .global()
-            .transform(PLANNER_NAME, RewriteTask.typeInfo(), new CompactionPlannerFactory(config))
+            .transform(PLANNER_NAME, RewriteTask.typeInfo(), CompactionPlanner.factory(config))
             .setParallelism(1)
             .setMaxParallelism(1);
     var outcomes =
@@ -70,7 +70,7 @@ public final class CompactionTopology {
             .transform(
                 COMMITTER_NAME,
                 TypeInformation.of(CompactionSummary.class),
-                new CompactionCommitterFactory(config))
+                CompactionCommitter.factory(config))
             .setParallelism(1)
             .setMaxParallelism(1);
     if (uidPrefix != null) {

@@ -2,6 +2,8 @@ package dev.flinklance.compactor.commit;
 
 import dev.flinklance.compactor.BackgroundWork;
 import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.MailboxOperatorFactory;
+import dev.flinklance.compactor.TableHandle;
 import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.compactor.sidefile.SideFiles;
@@ -12,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -25,7 +25,6 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.lance.Dataset;
 import org.lance.compaction.RewriteResult;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -48,8 +47,7 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
   private final Map<String, PendingPlan> pending = new LinkedHashMap<>();
   private ListState<byte[]> state;
   private CompactionMetrics metrics;
-  private BufferAllocator allocator;
-  private Dataset dataset;
+  private TableHandle handle;
   private Optional<SideFiles> sideFiles;
   private CompactionCommit commit;
   private Optional<VersionCleanup> cleanup;
@@ -76,7 +74,14 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
     }
   }
 
-  CompactionCommitter(
+  /** The committer's factory: it needs the task's mailbox. */
+  public static MailboxOperatorFactory<RewriteOutcome, CompactionSummary> factory(
+      CompactionConfig config) {
+    return new MailboxOperatorFactory<>(
+        CompactionCommitter.class, parameters -> new CompactionCommitter(parameters, config));
+  }
+
+  private CompactionCommitter(
       StreamOperatorParameters<CompactionSummary> parameters, CompactionConfig config) {
     super(parameters);
     this.config = config;
@@ -108,7 +113,7 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
   public void open() throws Exception {
     super.open();
     metrics = new CompactionMetrics(getMetricGroup());
-    allocator = new RootAllocator();
+    handle = new TableHandle(table);
     sideFiles = SideFiles.of(table);
     commit = new CompactionCommit(config, sideFiles);
     cleanup =
@@ -150,8 +155,8 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
           CompactionSummary summary =
               plan.ref.taskCount() == 0
                   ? nothingToCompact(plan.ref)
-                  : commit.commit(dataset(), plan.ref, rewritten, failedTasks, plan.restored);
-          int deleted = cleanup.isPresent() ? cleanup.get().run(dataset()) : 0;
+                  : commit.commit(handle.latest(), plan.ref, rewritten, failedTasks, plan.restored);
+          int deleted = cleanup.isPresent() ? cleanup.get().run(handle.latest()) : 0;
           return new Finished(summary, deleted);
         },
         finished -> {
@@ -169,7 +174,7 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
               plan.ref.planId(),
               table,
               failure);
-          closeDataset();
+          handle.reset();
         });
   }
 
@@ -190,21 +195,6 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
         0,
         0,
         0);
-  }
-
-  /** The table, opened on first use. Background thread only. */
-  private Dataset dataset() {
-    if (dataset == null) {
-      dataset = table.open(allocator);
-    }
-    return dataset;
-  }
-
-  private void closeDataset() {
-    if (dataset != null) {
-      dataset.close();
-      dataset = null;
-    }
   }
 
   @Override
@@ -229,10 +219,11 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
   @Override
   public void close() throws Exception {
     background.close();
-    closeDataset();
-    sideFiles.ifPresent(SideFiles::close);
-    if (allocator != null) {
-      allocator.close();
+    if (handle != null) {
+      handle.close();
+    }
+    if (sideFiles != null) {
+      sideFiles.ifPresent(SideFiles::close);
     }
     super.close();
   }

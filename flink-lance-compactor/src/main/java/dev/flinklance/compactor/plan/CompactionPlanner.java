@@ -2,13 +2,13 @@ package dev.flinklance.compactor.plan;
 
 import dev.flinklance.compactor.BackgroundWork;
 import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.MailboxOperatorFactory;
+import dev.flinklance.compactor.TableHandle;
 import dev.flinklance.dataset.LanceDataset;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -22,7 +22,6 @@ import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.lance.Dataset;
 import org.lance.compaction.CompactionTask;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,8 +45,7 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
   private final Planning planning;
   private final BackgroundWork background;
   private ListState<byte[]> state;
-  private BufferAllocator allocator;
-  private Dataset dataset;
+  private TableHandle handle;
   private Counter plans;
   private volatile int lastCandidates;
 
@@ -58,7 +56,14 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
   private boolean evaluateAgain;
   private boolean forcePending;
 
-  CompactionPlanner(StreamOperatorParameters<RewriteTask> parameters, CompactionConfig config) {
+  /** The planner's factory: it needs the task's mailbox. */
+  public static MailboxOperatorFactory<PlanRequest, RewriteTask> factory(CompactionConfig config) {
+    return new MailboxOperatorFactory<>(
+        CompactionPlanner.class, parameters -> new CompactionPlanner(parameters, config));
+  }
+
+  private CompactionPlanner(
+      StreamOperatorParameters<RewriteTask> parameters, CompactionConfig config) {
     super(parameters);
     this.config = config;
     this.table = config.dataset();
@@ -85,7 +90,7 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
   @Override
   public void open() throws Exception {
     super.open();
-    allocator = new RootAllocator();
+    handle = new TableHandle(table);
     plans = getMetricGroup().counter("lanceCompactionPlans");
     getMetricGroup().gauge("lanceCompactionCandidates", () -> lastCandidates);
     scheduleTimer();
@@ -132,12 +137,14 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
     background.submit(
         "evaluate compaction triggers",
         () ->
-            latest().map(d -> planning.evaluate(d, plansInFlight, forced, commits, sinceLast, now)),
+            handle
+                .latestIfExists()
+                .map(d -> planning.evaluate(d, plansInFlight, forced, commits, sinceLast, now)),
         evaluation -> applied(evaluation, forced, now),
         failure -> {
           evaluating = false;
           LOG.warn("Could not plan a compaction of {}; trying again later", table, failure);
-          closeDataset();
+          handle.reset();
         });
   }
 
@@ -182,23 +189,6 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
     }
   }
 
-  /** The table's newest version, or empty while it does not exist. Background thread only. */
-  private Optional<Dataset> latest() {
-    if (dataset == null) {
-      dataset = table.openIfExists(allocator).orElse(null);
-    } else {
-      dataset.checkoutLatest();
-    }
-    return Optional.ofNullable(dataset);
-  }
-
-  private void closeDataset() {
-    if (dataset != null) {
-      dataset.close();
-      dataset = null;
-    }
-  }
-
   @Override
   public void endInput() throws Exception {
     background.awaitIdle();
@@ -235,9 +225,8 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
   @Override
   public void close() throws Exception {
     background.close();
-    closeDataset();
-    if (allocator != null) {
-      allocator.close();
+    if (handle != null) {
+      handle.close();
     }
     super.close();
   }

@@ -1,12 +1,11 @@
 package dev.flinklance.compactor.rewrite;
 
+import dev.flinklance.compactor.TableHandle;
 import dev.flinklance.compactor.plan.RewriteTask;
 import dev.flinklance.dataset.LanceDataset;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
@@ -31,8 +30,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
 
   private final LanceDataset table;
   private transient ExecutorService executor;
-  private transient BufferAllocator allocator;
-  private transient Dataset dataset;
+  private transient TableHandle handle;
   private transient RewriteMetrics metrics;
 
   public RewriteFunction(LanceDataset table) {
@@ -48,7 +46,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
               thread.setDaemon(true);
               return thread;
             });
-    allocator = new RootAllocator();
+    handle = new TableHandle(table);
     metrics = new RewriteMetrics(getRuntimeContext().getMetricGroup());
   }
 
@@ -64,7 +62,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
   private RewriteOutcome rewrite(RewriteTask task) {
     long start = System.nanoTime();
     try {
-      RewriteResult result = execute(task.task(), datasetAt(task.task().getReadVersion()));
+      RewriteResult result = execute(task.task(), handle.at(task.task().getReadVersion()));
       metrics.rewritten((System.nanoTime() - start) / 1_000_000);
       LOG.info(
           "Rewrote fragments {} of {} into {} new fragments in {} ms ({})",
@@ -87,20 +85,6 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
     return task.execute(dataset);
   }
 
-  /** The table at {@code version}; one handle per worker, moved between versions. */
-  private Dataset datasetAt(long version) {
-    if (dataset != null && dataset.version() != version) {
-      dataset.close();
-      dataset = null;
-    }
-    if (dataset == null) {
-      try (Dataset latest = table.open(allocator)) {
-        dataset = latest.checkoutVersion(version);
-      }
-    }
-    return dataset;
-  }
-
   @Override
   public TypeInformation<RewriteOutcome> getProducedType() {
     return RewriteOutcome.typeInfo();
@@ -120,11 +104,8 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
     if (executor != null) {
       executor.shutdownNow();
     }
-    if (dataset != null) {
-      dataset.close();
-    }
-    if (allocator != null) {
-      allocator.close();
+    if (handle != null) {
+      handle.close();
     }
   }
 }

@@ -14,9 +14,9 @@ import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
+import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.List;
-import java.io.Serializable;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -57,13 +57,15 @@ class ConcurrentChangesITCase {
     assertThat(first.outcome()).isEqualTo(Outcome.NOTHING_COMMITTED);
     assertThat(first.groupsPreempted()).isPositive();
     List<Long> expected = LongStream.range(0, ROWS).filter(id -> id % 3 != 0).boxed().toList();
-    assertThat(LanceTestTables.readLongs(table, "id")).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(LanceTestTables.readLongs(table, "id"))
+        .containsExactlyInAnyOrderElementsOf(expected);
 
     CompactionSummary second = pass(table, uri -> {});
 
     assertThat(second.outcome()).isEqualTo(Outcome.COMMITTED);
     assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(1);
-    assertThat(LanceTestTables.readLongs(table, "id")).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(LanceTestTables.readLongs(table, "id"))
+        .containsExactlyInAnyOrderElementsOf(expected);
   }
 
   @Test
@@ -84,8 +86,7 @@ class ConcurrentChangesITCase {
   }
 
   /** One standalone pass whose rewrite worker lets {@code change} land before it rewrites. */
-  private static CompactionSummary pass(String uri, Change change)
-      throws Exception {
+  private static CompactionSummary pass(String uri, Change change) throws Exception {
     Configuration conf = new Configuration();
     conf.set(LanceDatasetOptions.PATH, uri);
     CompactionConfig config = CompactionConfig.from(conf);
