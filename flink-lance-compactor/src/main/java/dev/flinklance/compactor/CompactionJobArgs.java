@@ -2,7 +2,6 @@ package dev.flinklance.compactor;
 
 import dev.flinklance.dataset.LanceDatasetOptions;
 import java.time.Duration;
-import java.util.List;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 
@@ -28,7 +27,7 @@ final class CompactionJobArgs {
   final CompactionConfig config;
   final boolean once;
 
-  private CompactionJobArgs(CompactionConfig config, boolean once) {
+  CompactionJobArgs(CompactionConfig config, boolean once) {
     this.config = config;
     this.once = once;
   }
@@ -102,9 +101,5 @@ final class CompactionJobArgs {
 
   private static IllegalArgumentException usage(String problem) {
     return new IllegalArgumentException(problem + "\n" + USAGE);
-  }
-
-  List<String> describe() {
-    return List.of(config.dataset().uri(), once ? "once" : "every " + config.triggerInterval());
   }
 }

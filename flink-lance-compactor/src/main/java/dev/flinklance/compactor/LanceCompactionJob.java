@@ -3,15 +3,19 @@ package dev.flinklance.compactor;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.plan.PlanRequest;
 import dev.flinklance.dataset.LanceDatasetException;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
 import org.lance.Dataset;
 
 /**
@@ -52,6 +56,26 @@ public final class LanceCompactionJob {
     }
     build(env, parsed).print();
     env.execute("Lance compaction of " + parsed.config.dataset().uri());
+  }
+
+  /**
+   * One compaction pass of the table named by {@code options} ({@code path}, {@code storage.*},
+   * {@code compaction.*}) as a job in {@code env}, waiting for it: what the SQL procedure runs.
+   *
+   * @return what the pass did (one summary per plan; a pass with nothing to compact has one)
+   * @throws IllegalArgumentException for an invalid option
+   */
+  public static List<CompactionSummary> compactOnce(
+      StreamExecutionEnvironment env, Configuration options) throws Exception {
+    CompactionConfig config = CompactionConfig.from(options);
+    requireTable(config);
+    List<CompactionSummary> summaries = new ArrayList<>();
+    try (CloseableIterator<CompactionSummary> results =
+        build(env, new CompactionJobArgs(config, true))
+            .executeAndCollect("Lance compaction of " + config.dataset().uri())) {
+      results.forEachRemaining(summaries::add);
+    }
+    return summaries;
   }
 
   static DataStream<CompactionSummary> build(

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.compactor.LanceCompactionJob;
+import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
@@ -20,6 +21,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -62,6 +64,35 @@ class StandaloneCompactionITCase {
     assertThat(LineageTables.sideFiles(table)).hasSize(1);
     assertThat(LanceTestTables.latestVersion(table)).isGreaterThan(versionsBefore);
     assertThat(versions(table)).as("versions left by cleanup").isEqualTo(1);
+  }
+
+  @Test
+  void compactOnceReportsWhatItDid() throws Exception {
+    String table = dir.resolve("report").toString();
+    createStable(table);
+    append(table, 0, 1_000, 5);
+    Configuration options = new Configuration();
+    options.setString("path", table);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+
+    List<CompactionSummary> first = LanceCompactionJob.compactOnce(env, options);
+    List<CompactionSummary> second = LanceCompactionJob.compactOnce(env, options);
+
+    assertThat(first)
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.outcome()).isEqualTo(CompactionSummary.Outcome.COMMITTED);
+              assertThat(s.fragmentsBefore()).isEqualTo(5);
+              assertThat(s.fragmentsAfter()).isEqualTo(1);
+              assertThat(s.rowsRewritten()).isEqualTo(1_000);
+              assertThat(s.bytesRewritten()).isPositive();
+            });
+    assertThat(second)
+        .singleElement()
+        .satisfies(
+            s -> assertThat(s.outcome()).isEqualTo(CompactionSummary.Outcome.NOTHING_TO_COMPACT));
   }
 
   private static int versions(String uri) {
