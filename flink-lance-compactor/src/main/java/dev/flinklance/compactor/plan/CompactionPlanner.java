@@ -55,6 +55,7 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
   private boolean evaluating;
   private boolean evaluateAgain;
   private boolean forcePending;
+  private boolean ended;
 
   /** The planner's factory: it needs the task's mailbox. */
   public static MailboxOperatorFactory<PlanRequest, RewriteTask> factory(CompactionConfig config) {
@@ -122,6 +123,9 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
 
   /** Looks at the table in the background; a request during a look is folded into one more. */
   private void evaluate() {
+    if (ended) {
+      return;
+    }
     if (evaluating) {
       evaluateAgain = true;
       return;
@@ -192,6 +196,7 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
   @Override
   public void endInput() throws Exception {
     background.awaitIdle();
+    ended = true; // timers may still fire; nothing may be emitted after the input ended
   }
 
   @Override
