@@ -117,7 +117,7 @@ public final class CommitHistory {
       if (LanceErrors.isNotFound(e)) {
         return Optional.empty();
       }
-      throw new LanceDatasetException(latest.uri(), "cannot read version " + version, e);
+      throw LanceDatasetException.wrap(latest.uri(), "cannot read version " + version, e);
     }
   }
 }

@@ -5,6 +5,7 @@ import java.util.TreeMap;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
 
 /**
  * Options that say which Lance table and how to create it. Sink, source, compactor and catalog all
@@ -53,7 +54,40 @@ public final class LanceDatasetOptions {
                   + " 2.2. Default: Lance's default, or 2.2 when the schema has a MAP column (MAP"
                   + " needs 2.2). An existing table keeps its own version.");
 
+  /** What a writer does about an object store that ignores create-only PUTs. */
+  @PublicEvolving
+  public enum ConditionalPutCheck {
+    /** Probe the store; fail if it ignores create-only PUTs. */
+    FAIL,
+    /** Probe the store; log a warning if it ignores create-only PUTs. */
+    WARN,
+    /** Do not probe. */
+    SKIP
+  }
+
+  public static final ConfigOption<ConditionalPutCheck> OBJECT_STORE_CONDITIONAL_PUT_CHECK =
+      ConfigOptions.key("object-store.conditional-put-check")
+          .enumType(ConditionalPutCheck.class)
+          .defaultValue(ConditionalPutCheck.FAIL)
+          .withDescription(
+              "Before the first write to a table on an object store (any URI but a local path or"
+                  + " file://), each JVM checks once that the store rejects a second create-only"
+                  + " PUT (If-None-Match: *) of the same key, which Lance's commits rely on: on a"
+                  + " store that ignores it, concurrent commits silently overwrite each other."
+                  + " FAIL stops the job with an error if the store ignores it; WARN logs a"
+                  + " warning instead (acceptable when only one writer ever commits to the"
+                  + " table); SKIP does not check. See docs/object-stores.md.");
+
   private LanceDatasetOptions() {}
+
+  /**
+   * The table that {@code options} (as a job, SQL or the catalog gives them) describe at {@code
+   * uri}: its {@code storage.*} options and the object-store checks to run before writing.
+   */
+  public static LanceDataset dataset(String uri, Configuration options) {
+    return new LanceDataset(
+        uri, storageOptions(options.toMap()), options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK));
+  }
 
   /** The Lance storage options among {@code options}: every {@code storage.*} key, unprefixed. */
   public static Map<String, String> storageOptions(Map<String, String> options) {

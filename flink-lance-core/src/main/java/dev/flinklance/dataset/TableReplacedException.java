@@ -5,10 +5,10 @@ import org.apache.flink.annotation.PublicEvolving;
 /**
  * The table at a URI is not the table a job was writing: it was deleted and recreated (or rolled
  * back by deleting versions) while the job ran. Writing on would leave the new table unreadable, so
- * the job stops; no restart can fix it.
+ * the job stops at once: no restart can fix it.
  */
 @PublicEvolving
-public class TableReplacedException extends LanceDatasetException {
+public class TableReplacedException extends PermanentDatasetException {
   private static final long serialVersionUID = 1L;
 
   public TableReplacedException(String uri, String evidence) {

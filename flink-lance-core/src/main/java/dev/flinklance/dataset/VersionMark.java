@@ -36,7 +36,7 @@ public record VersionMark(long version, long epochNanos) {
     try {
       latest = handle.latestVersion();
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(handle.uri(), "cannot read the latest version", e);
+      throw LanceDatasetException.wrap(handle.uri(), "cannot read the latest version", e);
     }
     if (latest < version) {
       throw new TableReplacedException(
@@ -58,7 +58,7 @@ public record VersionMark(long version, long epochNanos) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       if (!LanceErrors.isNotFound(e)) {
-        throw new LanceDatasetException(handle.uri(), "cannot read version " + version, e);
+        throw LanceDatasetException.wrap(handle.uri(), "cannot read version " + version, e);
       }
     }
   }

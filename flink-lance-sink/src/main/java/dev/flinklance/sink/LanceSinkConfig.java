@@ -11,6 +11,7 @@ import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_USER;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_BUFFER_SIZE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_FILE_SIZE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_ROWS_PER_FILE;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_ON_INVALID_RECORD;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
@@ -43,6 +44,7 @@ public final class LanceSinkConfig implements Serializable {
   private final int commitMaxAttempts;
   private final int dedupeMaxVersions;
   private final boolean overwrite;
+  private final InvalidRecordPolicy onInvalidRecord;
 
   private LanceSinkConfig(Configuration conf, boolean overwrite) {
     this.options = new Configuration(conf);
@@ -62,6 +64,7 @@ public final class LanceSinkConfig implements Serializable {
         "must be at least 2 mb, got " + conf.get(SINK_MAX_BUFFER_SIZE));
     this.maxFileBytes = conf.get(SINK_MAX_FILE_SIZE).getBytes();
     require(maxFileBytes >= MIN_BUFFER_BYTES, SINK_MAX_FILE_SIZE, "must be at least 2 mb");
+    this.onInvalidRecord = conf.get(SINK_ON_INVALID_RECORD);
     this.stableRowIds = conf.get(STABLE_ROW_IDS);
     this.dataStorageVersion = conf.get(DATA_STORAGE_VERSION);
     this.vectorColumns = parseVectorColumns(conf.get(VECTOR_COLUMNS));
@@ -147,6 +150,10 @@ public final class LanceSinkConfig implements Serializable {
 
   public long maxFileBytes() {
     return maxFileBytes;
+  }
+
+  public InvalidRecordPolicy onInvalidRecord() {
+    return onInvalidRecord;
   }
 
   public boolean stableRowIds() {

@@ -42,9 +42,20 @@ public final class LanceSinkOptions {
           .memoryType()
           .defaultValue(MemorySize.ofMebiBytes(64))
           .withDescription(
-              "Arrow memory of a writer (minimum 2 mb): half for the batch it fills, half for the"
-                  + " batch Lance encodes into the fragment file meanwhile (plus one buffer growth"
-                  + " step). Lance's encoder needs native memory of its own.");
+              "Arrow memory of a writer (minimum 2 mb): half for the batch it fills, half for what"
+                  + " Lance holds while it encodes the fragment file (the batch it took, and data"
+                  + " not yet written as pages). Lance's encoder needs native memory of its own.");
+
+  public static final ConfigOption<InvalidRecordPolicy> SINK_ON_INVALID_RECORD =
+      ConfigOptions.key("sink.on-invalid-record")
+          .enumType(InvalidRecordPolicy.class)
+          .defaultValue(InvalidRecordPolicy.FAIL)
+          .withDescription(
+              "What a writer does with a record it cannot write (a null in a NOT NULL column, a"
+                  + " vector of the wrong dimension, a value out of range): FAIL fails the job at"
+                  + " once, without restarts; SKIP leaves the record out, counts it in the"
+                  + " writer's numRecordsSendErrors metric and logs it (rate-limited) with its"
+                  + " column and record number. Retractions (DELETE, UPDATE_BEFORE) always fail.");
 
   public static final ConfigOption<Integer> SINK_COMMIT_MAX_CONFLICT_RETRIES =
       ConfigOptions.key("sink.commit.max-conflict-retries")

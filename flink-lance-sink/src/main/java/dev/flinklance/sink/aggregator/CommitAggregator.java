@@ -2,6 +2,7 @@ package dev.flinklance.sink.aggregator;
 
 import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.committer.LanceCommittable;
@@ -190,12 +191,14 @@ public final class CommitAggregator
     boolean rows =
         pending.headMap(checkpointId, true).values().stream().anyMatch(f -> !f.isEmpty());
     if (rows) {
-      throw new IllegalStateException(
+      throw new PermanentDatasetException(
+          table.uri(),
           String.format(
-              "Lance sink for '%s' overwrites the table at the end of the input, but checkpoint %d"
-                  + " came with rows before it: overwrite needs BATCH execution"
-                  + " (execution.runtime-mode: batch)",
-              table.uri(), checkpointId));
+              "the sink overwrites the table at the end of the input, but checkpoint %d came with"
+                  + " rows before it: overwrite needs BATCH execution (execution.runtime-mode:"
+                  + " batch)",
+              checkpointId),
+          null);
     }
   }
 

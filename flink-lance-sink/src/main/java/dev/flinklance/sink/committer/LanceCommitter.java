@@ -3,6 +3,7 @@ package dev.flinklance.sink.committer;
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.commit.CommitHistory.RunProgress;
 import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.dataset.ConditionalPutProbe;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.TableReplacedException;
 import dev.flinklance.sink.LanceSinkConfig;
@@ -187,6 +188,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
       if (allocator == null) {
         allocator = new RootAllocator();
       }
+      ConditionalPutProbe.verify(table);
       identity = new TableIdentity(table, allocator);
     }
     return identity;

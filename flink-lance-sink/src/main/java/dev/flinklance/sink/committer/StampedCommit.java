@@ -40,7 +40,7 @@ class StampedCommit implements Serializable {
           .maxRetries(maxConflictRetries)
           .execute(transaction);
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(
+      throw LanceDatasetException.wrap(
           table.uri(), "cannot commit checkpoint " + committable.checkpointId(), e);
     }
   }

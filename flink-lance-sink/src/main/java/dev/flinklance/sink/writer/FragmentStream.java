@@ -75,8 +75,8 @@ final class FragmentStream {
   }
 
   /**
-   * Hands the batch's buffers to the fragment write; {@code batch} is left empty. Blocks while Lance
-   * is still busy with the previous batch.
+   * Hands the batch's buffers to the fragment write; {@code batch} is left empty. Blocks while
+   * Lance is still busy with the previous batch.
    */
   void send(VectorSchemaRoot batch) throws InterruptedException {
     rows += batch.getRowCount();
@@ -134,7 +134,7 @@ final class FragmentStream {
     if (cause instanceof LanceDatasetException known) {
       return known;
     }
-    return new LanceDatasetException(
+    return LanceDatasetException.wrap(
         table.uri(), "cannot write a fragment file (" + rows + " rows sent)", cause);
   }
 

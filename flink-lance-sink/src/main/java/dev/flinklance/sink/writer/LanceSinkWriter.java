@@ -3,7 +3,8 @@ package dev.flinklance.sink.writer;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.InvalidValueException;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.writer.FragmentStream.FileLayout;
 import dev.flinklance.sink.writer.TableBootstrap.TableLayout;
@@ -26,9 +27,10 @@ import org.lance.fragment.DataFile;
 /**
  * Turns records into Arrow batches and streams them into one Lance fragment file per checkpoint
  * (rolling to a new file at {@code sink.max-rows-per-file} or {@code sink.max-file-size}). A batch
- * is handed to the file when it reaches half of {@code sink.max-buffer-size}: the other half is the
- * batch Lance is encoding meanwhile. At each checkpoint it finishes the file and hands its metadata
- * to the committer. It never commits.
+ * is handed to the file when it reaches half of {@code sink.max-buffer-size}; the other half is for
+ * what Lance holds while it encodes (the batch it took, and data it has not yet written as pages).
+ * At each checkpoint it finishes the file and hands its metadata to the committer. It never
+ * commits.
  */
 @Internal
 public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWriteResult> {
@@ -44,6 +46,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
   private final long batchBytes;
   private final Counter recordsSent;
   private final Counter bytesSent;
+  private final SkippedRecords skippedRecords;
   private final String subtask;
   private FragmentStream stream;
   private long recordsSeen;
@@ -62,6 +65,8 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
             context.getTaskInfo().getNumberOfParallelSubtasks());
     this.recordsSent = context.metricGroup().getNumRecordsSendCounter();
     this.bytesSent = context.metricGroup().getNumBytesSendCounter();
+    this.skippedRecords =
+        new SkippedRecords(context.metricGroup().getNumRecordsSendErrorsCounter());
     this.batchBytes = config.maxBufferBytes() / 2;
     this.allocator = new RootAllocator();
     try {
@@ -100,7 +105,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     try {
       return ArrowBatchWriter.create(rowType, tableSchema, batchAllocator);
     } catch (IllegalArgumentException e) {
-      throw new LanceDatasetException(
+      throw new PermanentDatasetException(
           config.dataset().uri(), "the stream's schema does not match the table's", e);
     }
   }
@@ -119,7 +124,13 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     try {
       batch.write(row);
     } catch (InvalidValueException e) {
-      throw recordError("cannot write", row, ": " + e.getMessage(), e);
+      InvalidRecordException error = recordError("cannot write", row, ": " + e.getMessage(), e);
+      if (config.onInvalidRecord() == InvalidRecordPolicy.SKIP) {
+        // The row was not counted: the next one overwrites what it left in the batch.
+        skippedRecords.skip(error.getMessage());
+        return;
+      }
+      throw error;
     }
     recordsSent.inc();
     // Variable-width data (strings, lists) grows by bytes, not rows: the backstop.
@@ -133,13 +144,13 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
    *
    * @param problem appended right after the record's position
    */
-  private IllegalArgumentException recordError(
+  private InvalidRecordException recordError(
       String action, RowData row, String problem, Throwable cause) {
     String text = String.valueOf(row);
     if (text.length() > MAX_RECORD_TEXT) {
       text = text.substring(0, MAX_RECORD_TEXT) + "...";
     }
-    return new IllegalArgumentException(
+    return new InvalidRecordException(
         String.format(
             "Lance sink for '%s' %s record #%d of %s%s. Record: %s",
             config.dataset().uri(), action, recordsSeen, subtask, problem, text),

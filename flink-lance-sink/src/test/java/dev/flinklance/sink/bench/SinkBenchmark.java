@@ -196,8 +196,8 @@ public final class SinkBenchmark {
   }
 
   /**
-   * A full scan of the last repetition's tables (every column, one thread): what the fragment
-   * count costs a reader.
+   * A full scan of the last repetition's tables (every column, one thread): what the fragment count
+   * costs a reader.
    */
   private void scanBothTables() throws Exception {
     String raw = work.resolve(RAW_TABLE).toString();

@@ -109,7 +109,10 @@ class BoundedWriteITCase {
     overwrite.execute();
 
     assertThat(LanceTestTables.countRows(table)).isZero();
-    assertThat(LanceTestTables.commits(table).get(LanceTestTables.commits(table).size() - 1).operation())
+    assertThat(
+            LanceTestTables.commits(table)
+                .get(LanceTestTables.commits(table).size() - 1)
+                .operation())
         .isEqualTo("Overwrite");
   }
 

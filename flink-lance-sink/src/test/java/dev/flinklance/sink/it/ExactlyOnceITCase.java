@@ -4,8 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.sink.CommitFailingSink;
 import dev.flinklance.sink.CommitFailingSink.When;
+import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
+import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
@@ -17,13 +19,13 @@ import java.util.UUID;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.api.common.functions.RichMapFunction;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ExecutionOptions;
-import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.configuration.RestartStrategyOptions;
+import org.apache.flink.core.execution.CheckpointingMode;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
@@ -65,6 +67,26 @@ class ExactlyOnceITCase {
     assertThat(LanceTestTables.unreferencedDataFiles(table))
         .as("fragment files the writers flushed for the declined checkpoint stay orphaned")
         .isNotEmpty();
+  }
+
+  @Test
+  void skippedInvalidRecordsStayOutAcrossAFailure() throws Exception {
+    String table = dir.resolve("t").toString();
+    StreamExecutionEnvironment env = restartingEnv();
+    source(env)
+        .map(PoisonedRows::poison)
+        .returns(TestRows.TYPE_INFO)
+        .map(new Failures.FailAfterCheckpoint(token, 2))
+        .returns(TestRows.TYPE_INFO)
+        .sinkTo(
+            sink(table)
+                .set(LanceSinkOptions.SINK_ON_INVALID_RECORD, InvalidRecordPolicy.SKIP)
+                .build());
+    env.execute();
+
+    assertThat(Failures.fired(token)).as("the failure was injected").isTrue();
+    assertThat(LanceTestTables.readLongs(table, "id"))
+        .containsExactlyInAnyOrderElementsOf(PoisonedRows.goodIds(ROWS));
   }
 
   /** Runs source, then {@code injector} chained in front of the sink writer; returns the table. */

@@ -58,7 +58,9 @@ class TableReplacedITCase {
             e ->
                 assertThat(e.getMessage())
                     .startsWith("Lance table '" + table + "': the table was replaced"));
-    assertThat(LanceTestTables.latestVersion(table)).as("nothing committed to the new table").isEqualTo(1);
+    assertThat(LanceTestTables.latestVersion(table))
+        .as("nothing committed to the new table")
+        .isEqualTo(1);
     assertThat(LanceTestTables.countRows(table)).isZero();
   }
 }
