@@ -1,9 +1,13 @@
 package dev.flinklance.compactor.plan;
 
 import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.lineage.RowIdMetaJson;
+import dev.flinklance.compactor.lineage.RowLineageConfig;
+import dev.flinklance.compactor.sidefile.SideFiles;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
@@ -66,11 +70,17 @@ final class Planning {
         busy.addAll(plan.sources());
       }
     }
+    OptionalLong spillBudget = spillBudget(latest);
+    List<FragmentMetadata> toSpill =
+        fragments.stream()
+            .filter(f -> !busy.contains(FragmentKey.of(f)) && needsRewriteToSpill(f, spillBudget))
+            .toList();
     int candidates =
         (int)
-            fragments.stream()
-                .filter(f -> !busy.contains(FragmentKey.of(f)) && isCandidate(f))
-                .count();
+                fragments.stream()
+                    .filter(f -> !busy.contains(FragmentKey.of(f)) && isCandidate(f))
+                    .count()
+            + toSpill.size();
     boolean fired = forced || policy.fires(candidates, commitsSinceLast, millisSinceLast);
     if (!fired || candidates == 0) {
       return new Evaluation(latest.version(), fragments.size(), settled, candidates, fired, null);
@@ -86,6 +96,17 @@ final class Planning {
                   new TaskData(run), task.getReadVersion(), task.getCompactionOptions()));
           run.forEach(f -> sources.add(FragmentKey.of(f)));
         }
+      }
+    }
+    for (FragmentMetadata fragment : toSpill) {
+      FragmentKey key = FragmentKey.of(fragment);
+      if (tasks.size() < MAX_TASKS_PER_PLAN && !sources.contains(key)) {
+        tasks.add(
+            new CompactionTask(
+                new TaskData(List.of(fragment)),
+                plan.getReadVersion(),
+                plan.getCompactionOptions()));
+        sources.add(key);
       }
     }
     if (tasks.isEmpty()) {
@@ -124,6 +145,30 @@ final class Planning {
     }
     runs.removeIf(r -> r.size() < 2 && fragments.size() > 1);
     return runs;
+  }
+
+  /** The table's inline row-id budget if compaction spills its lineage. */
+  private static OptionalLong spillBudget(Dataset latest) {
+    if (!latest.hasStableRowIds() || !SideFiles.supports(latest.uri())) {
+      return OptionalLong.empty();
+    }
+    RowLineageConfig lineage = RowLineageConfig.of(latest.getConfig(), latest.uri());
+    return lineage.spill() ? OptionalLong.of(lineage.inlineMaxBytes()) : OptionalLong.empty();
+  }
+
+  /**
+   * A fragment whose carried-over row ids sit inline over the budget, and that only a rewrite can
+   * spill: one with a deletion file (fragments without one are spilled in place by the next
+   * compaction commit). Lance plans it only when enough of its rows are deleted, or together with
+   * small neighbours.
+   */
+  private static boolean needsRewriteToSpill(FragmentMetadata fragment, OptionalLong budget) {
+    return budget.isPresent()
+        && fragment.getDeletionFile() != null
+        && fragment.getRowIdMeta() != null
+        // each byte takes at least two characters of JSON: skip the parse for small sequences
+        && fragment.getRowIdMeta().getMetadata().length() > 2 * budget.getAsLong()
+        && RowIdMetaJson.inlineSize(fragment.getRowIdMeta()) > budget.getAsLong();
   }
 
   private boolean isCandidate(FragmentMetadata fragment) {

@@ -11,6 +11,8 @@ import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.core.sync.RequestBody;
 import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
@@ -53,6 +55,10 @@ final class S3SideFiles implements SideFiles {
         S3Client.builder()
             .httpClientBuilder(http)
             .credentialsProvider(credentials(options))
+            // checksums only where S3 requires them: S3-compatible stores often reject the
+            // trailing checksums newer SDKs send by default
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
             .forcePathStyle(
                 !Boolean.parseBoolean(
                     option(options, "virtual_hosted_style_request").orElse("false")));

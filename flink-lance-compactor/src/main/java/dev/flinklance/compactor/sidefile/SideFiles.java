@@ -32,12 +32,24 @@ public interface SideFiles extends AutoCloseable {
   @Override
   void close();
 
+  /** Whether side files can be kept for the table at {@code uri}. */
+  static boolean supports(String uri) {
+    return switch (scheme(uri)) {
+      case "file", "s3", "s3a" -> true;
+      default -> false;
+    };
+  }
+
+  private static String scheme(String uri) {
+    int schemeEnd = uri.indexOf("://");
+    return schemeEnd < 0 ? "file" : uri.substring(0, schemeEnd);
+  }
+
   /** The side files of {@code table}, or empty if its storage is not supported. */
   static Optional<SideFiles> of(LanceDataset table) {
     String uri = table.uri();
     int schemeEnd = uri.indexOf("://");
-    String scheme = schemeEnd < 0 ? "file" : uri.substring(0, schemeEnd);
-    switch (scheme) {
+    switch (scheme(uri)) {
       case "file":
         return Optional.of(
             new LocalSideFiles(

@@ -101,7 +101,8 @@ public final class CompactionBenchmark {
     row("compaction pass (ms)", off.compactionMs, on.compactionMs);
     row("next append commit, mean of 5 (ms)", appendMs[0], appendMs[1]);
     row("cold open + count, mean of 5 (ms)", off.openCountMs, on.openCountMs);
-    row("take 1,000 random row ids, mean of 5 (ms)", off.takeMs, on.takeMs);
+    row("take 1,000 random row ids, cold, mean of 5 (ms)", off.takeMs, on.takeMs);
+    row("take 1,000 random row ids, warm, mean of 5 (ms)", off.warmTakeMs, on.warmTakeMs);
     System.out.printf(
         "  with spill on, created-at + last-updated-at (inline by design on lance-core 7.0.0)"
             + " are %.0f%% of the manifest after the next append%n",
@@ -117,7 +118,8 @@ public final class CompactionBenchmark {
       double sideFileBytes,
       double compactionMs,
       double openCountMs,
-      double takeMs) {}
+      double takeMs,
+      double warmTakeMs) {}
 
   /**
    * @param rows the table was appended with ids 0..rows-1 in order, so row ids equal ids; updates
@@ -160,19 +162,22 @@ public final class CompactionBenchmark {
     double take =
         meanMs(
             () -> {
-              List<Long> sample = new ArrayList<>();
-              while (sample.size() < 1_000) {
-                long rowId = (long) (random.nextDouble() * rows);
-                if (rowId % 20 != 7) {
-                  sample.add(rowId);
-                }
+              List<Long> sample = randomRowIds(random, rows);
+              long taken;
+              try (BufferAllocator allocator = new RootAllocator();
+                  Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+                taken = takeCount(dataset, sample);
               }
-              long taken = takeCount(uri, sample);
               if (taken != sample.size()) {
                 throw new IllegalStateException("took " + taken + " of " + sample.size() + " rows");
               }
               return taken;
             });
+    double warmTake;
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      warmTake = meanMs(() -> takeCount(dataset, randomRowIds(random, rows)));
+    }
     return new Arm(
         manifest,
         nextManifest,
@@ -182,7 +187,8 @@ public final class CompactionBenchmark {
         sideFileBytes,
         compactionMs,
         openCount,
-        take);
+        take,
+        warmTake);
   }
 
   /** Size of an inline version sequence ({"inline":[..]}), 0 if absent. */
@@ -237,11 +243,21 @@ public final class CompactionBenchmark {
     return ids;
   }
 
-  private static long takeCount(String uri, List<Long> rowIds) {
+  /** 1,000 row ids of live rows (see compactAndMeasure). */
+  private static List<Long> randomRowIds(Random random, long rows) {
+    List<Long> sample = new ArrayList<>();
+    while (sample.size() < 1_000) {
+      long rowId = (long) (random.nextDouble() * rows);
+      if (rowId % 20 != 7) {
+        sample.add(rowId);
+      }
+    }
+    return sample;
+  }
+
+  private static long takeCount(Dataset dataset, List<Long> rowIds) {
     long count = 0;
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build();
-        ArrowReader reader = dataset.takeRows(rowIds, List.of("id"))) {
+    try (ArrowReader reader = dataset.takeRows(rowIds, List.of("id"))) {
       while (reader.loadNextBatch()) {
         count += reader.getVectorSchemaRoot().getRowCount();
       }

@@ -7,6 +7,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.commit.CompactionSummary;
+import dev.flinklance.compactor.lineage.RowIdMetaJson;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
@@ -64,6 +65,47 @@ class StandaloneCompactionITCase {
     assertThat(LineageTables.sideFiles(table)).hasSize(1);
     assertThat(LanceTestTables.latestVersion(table)).isGreaterThan(versionsBefore);
     assertThat(versions(table)).as("versions left by cleanup").isEqualTo(1);
+  }
+
+  /**
+   * Merge-insert leaves the updated rows' ids inline in a fragment Lance does not plan (too big,
+   * few deletions): with spill on, the pass rewrites it alone to spill them.
+   */
+  @Test
+  void spillsSequencesLanceWouldNotPlan() throws Exception {
+    String table = dir.resolve("unplanned").toString();
+    createStable(table);
+    append(table, 0, 2_000, 2);
+    List<Long> updated = new java.util.ArrayList<>();
+    for (long id = 0; id < 2_000; id += 3) {
+      updated.add(id);
+    }
+    java.util.Collections.shuffle(updated, new java.util.Random(5));
+    LineageTables.update(table, updated);
+    LineageTables.delete(table, "id = 300");
+    LineageTables.setConfig(
+        table,
+        Map.of("lance.row_lineage.spill", "true", "lance.row_lineage.inline_max_bytes", "64"));
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(table);
+    Configuration options = new Configuration();
+    options.setString("path", table);
+    options.setString("compaction.target-rows-per-fragment", "200");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+
+    LanceCompactionJob.compactOnce(env, options);
+
+    assertThat(inlineRowIdBytes(table)).allMatch(bytes -> bytes <= 64);
+    assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+  }
+
+  private static List<Integer> inlineRowIdBytes(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      return dataset.getFragments().stream()
+          .map(f -> RowIdMetaJson.inlineSize(f.metadata().getRowIdMeta()))
+          .toList();
+    }
   }
 
   @Test

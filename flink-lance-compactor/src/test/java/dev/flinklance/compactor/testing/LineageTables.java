@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Stream;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
@@ -24,10 +25,16 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.lance.CommitBuilder;
 import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.ReadOptions;
+import org.lance.Transaction;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 import org.lance.merge.MergeInsertParams;
+import org.lance.operation.Append;
 
 /**
  * Stable-row-id tables of the {@link TestFragments} schema, changed the ways that make row ids
@@ -38,7 +45,27 @@ public final class LineageTables {
   public static final List<String> LINEAGE =
       List.of("_rowid", "_row_created_at_version", "_row_last_updated_at_version");
 
+  /** Storage options of tables on object stores, by URI (local tables need none). */
+  private static final Map<String, Map<String, String>> STORAGE = new ConcurrentHashMap<>();
+
   private LineageTables() {}
+
+  /** Reaches {@code uri} with these Lance storage options from now on. */
+  public static void useStorage(String uri, Map<String, String> storageOptions) {
+    STORAGE.put(uri, Map.copyOf(storageOptions));
+  }
+
+  private static Map<String, String> storage(String uri) {
+    return STORAGE.getOrDefault(uri, Map.of());
+  }
+
+  private static Dataset open(String uri, BufferAllocator allocator) {
+    return Dataset.open()
+        .allocator(allocator)
+        .uri(uri)
+        .readOptions(new ReadOptions.Builder().setStorageOptions(storage(uri)).build())
+        .build();
+  }
 
   public static void createStable(String uri) {
     try (BufferAllocator allocator = new RootAllocator();
@@ -47,6 +74,7 @@ public final class LineageTables {
                 .allocator(allocator)
                 .uri(uri)
                 .schema(TestFragments.SCHEMA)
+                .storageOptions(storage(uri))
                 .mode(org.lance.WriteParams.WriteMode.CREATE)
                 .enableStableRowIds(true)
                 .execute()) {
@@ -64,23 +92,51 @@ public final class LineageTables {
       for (int i = 0; i < ids.length; i++) {
         ids[i] = start + i;
       }
-      LanceTestTables.appendFragments(uri, TestFragments.write(uri, ids));
+      appendFragment(uri, ids);
     }
+  }
+
+  /** Writes one fragment of these ids and commits it as an Append. */
+  public static void appendFragment(String uri, long... ids) {
+    try (BufferAllocator allocator = new RootAllocator();
+        VectorSchemaRoot root = VectorSchemaRoot.create(TestFragments.SCHEMA, allocator)) {
+      fill(root, ids, "name-");
+      List<FragmentMetadata> fragments =
+          Fragment.write()
+              .datasetUri(uri)
+              .allocator(allocator)
+              .storageOptions(storage(uri))
+              .data(root)
+              .execute();
+      try (Dataset dataset = open(uri, allocator);
+          Transaction append =
+              new Transaction.Builder()
+                  .readVersion(dataset.version())
+                  .operation(Append.builder().fragments(fragments).build())
+                  .build();
+          Dataset ignored = new CommitBuilder(dataset).execute(append)) {
+        // committed
+      }
+    }
+  }
+
+  private static void fill(VectorSchemaRoot root, long[] ids, String namePrefix) {
+    root.allocateNew();
+    BigIntVector idVector = (BigIntVector) root.getVector("id");
+    VarCharVector names = (VarCharVector) root.getVector("name");
+    for (int i = 0; i < ids.length; i++) {
+      idVector.setSafe(i, ids[i]);
+      names.setSafe(i, (namePrefix + ids[i]).getBytes());
+    }
+    root.setRowCount(ids.length);
   }
 
   /** Rewrites the named rows with merge-insert (new name "updated-<id>"): their row ids stay. */
   public static void update(String uri, List<Long> ids) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build();
+        Dataset dataset = open(uri, allocator);
         VectorSchemaRoot root = VectorSchemaRoot.create(TestFragments.SCHEMA, allocator)) {
-      root.allocateNew();
-      BigIntVector idVector = (BigIntVector) root.getVector("id");
-      VarCharVector names = (VarCharVector) root.getVector("name");
-      for (int i = 0; i < ids.size(); i++) {
-        idVector.setSafe(i, ids.get(i));
-        names.setSafe(i, ("updated-" + ids.get(i)).getBytes());
-      }
-      root.setRowCount(ids.size());
+      fill(root, ids.stream().mapToLong(Long::longValue).toArray(), "updated-");
       try (ArrowReader reader = reader(root, allocator);
           ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
         Data.exportArrayStream(allocator, reader, stream);
@@ -111,7 +167,7 @@ public final class LineageTables {
 
   public static void delete(String uri, String predicate) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+        Dataset dataset = open(uri, allocator)) {
       dataset.delete(predicate);
     }
   }
@@ -133,7 +189,7 @@ public final class LineageTables {
   private static Map<Long, List<Object>> rowsByRowId(String uri, String filter, long version) {
     Map<Long, List<Object>> rows = new HashMap<>();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset latest = Dataset.open().allocator(allocator).uri(uri).build();
+        Dataset latest = open(uri, allocator);
         Dataset dataset =
             version < 0
                 ? latest.checkoutVersion(latest.version())
@@ -173,7 +229,7 @@ public final class LineageTables {
   public static List<Long> takeIds(String uri, List<Long> rowIds) {
     List<Long> ids = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build();
+        Dataset dataset = open(uri, allocator);
         ArrowReader reader = dataset.takeRows(rowIds, List.of("id"))) {
       while (reader.loadNextBatch()) {
         BigIntVector vector = (BigIntVector) reader.getVectorSchemaRoot().getVector("id");
@@ -221,7 +277,7 @@ public final class LineageTables {
 
   public static void setConfig(String uri, Map<String, String> config) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+        Dataset dataset = open(uri, allocator)) {
       dataset.updateConfig(config);
     }
   }
