@@ -3,6 +3,7 @@ package dev.flinklance.sink.writer;
 import dev.flinklance.dataset.ConditionalPutProbe;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.VersionMark;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -23,7 +24,10 @@ public final class TableBootstrap {
   private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
   /** What a writer needs to know about the table it writes into. */
-  public record TableLayout(Schema schema, String dataStorageVersion) {}
+  /**
+   * @param opened the version the writer saw at start, to tell the table from a replacement
+   */
+  public record TableLayout(Schema schema, String dataStorageVersion, VersionMark opened) {}
 
   private TableBootstrap() {}
 
@@ -52,7 +56,8 @@ public final class TableBootstrap {
       }
     }
     try (Dataset opened = dataset.get()) {
-      return new TableLayout(opened.getSchema(), opened.getLanceFileFormatVersion());
+      return new TableLayout(
+          opened.getSchema(), opened.getLanceFileFormatVersion(), VersionMark.of(opened));
     }
   }
 
