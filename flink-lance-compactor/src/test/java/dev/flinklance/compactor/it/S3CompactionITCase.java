@@ -21,7 +21,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.lance.Dataset;
 import org.lance.ReadOptions;
 
-/** One compaction with spill, then cleanup and side-file GC, on an s3:// table (S3Proxy, loopback). */
+/**
+ * One compaction with spill, then cleanup and side-file GC, on an s3:// table (S3Proxy, loopback).
+ */
 class S3CompactionITCase {
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
   @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
