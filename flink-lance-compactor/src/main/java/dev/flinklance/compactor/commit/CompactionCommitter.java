@@ -1,13 +1,11 @@
 package dev.flinklance.compactor.commit;
 
-import dev.flinklance.compactor.BackgroundWork;
+import dev.flinklance.compactor.BackgroundLanceOperator;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.MailboxOperatorFactory;
-import dev.flinklance.compactor.TableHandle;
 import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.compactor.sidefile.SideFiles;
-import dev.flinklance.dataset.LanceDataset;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -20,8 +18,6 @@ import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerial
 import org.apache.flink.core.io.SimpleVersionedSerialization;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -35,19 +31,15 @@ import org.slf4j.LoggerFactory;
  * cleanup when configured. Outcomes wait in its checkpointed state until their plan has committed:
  * a restore commits them again, unless the table's history shows that they already landed.
  */
-public final class CompactionCommitter extends AbstractStreamOperator<CompactionSummary>
-    implements OneInputStreamOperator<RewriteOutcome, CompactionSummary>, BoundedOneInput {
+public final class CompactionCommitter extends BackgroundLanceOperator<CompactionSummary>
+    implements OneInputStreamOperator<RewriteOutcome, CompactionSummary> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CompactionCommitter.class);
 
-  private final CompactionConfig config;
-  private final LanceDataset table;
-  private final BackgroundWork background;
   private final RewriteOutcome.Serializer serializer = new RewriteOutcome.Serializer();
   private final Map<String, PendingPlan> pending = new LinkedHashMap<>();
   private ListState<byte[]> state;
   private CompactionMetrics metrics;
-  private TableHandle handle;
   private Optional<SideFiles> sideFiles;
   private CompactionCommit commit;
   private Optional<VersionCleanup> cleanup;
@@ -83,11 +75,7 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
 
   private CompactionCommitter(
       StreamOperatorParameters<CompactionSummary> parameters, CompactionConfig config) {
-    super(parameters);
-    this.config = config;
-    this.table = config.dataset();
-    this.background =
-        new BackgroundWork("lance-compaction-committer", parameters.getMailboxExecutor());
+    super(parameters, config, "lance-compaction-committer");
   }
 
   @Override
@@ -113,7 +101,6 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
   public void open() throws Exception {
     super.open();
     metrics = new CompactionMetrics(getMetricGroup());
-    handle = new TableHandle(table);
     sideFiles = SideFiles.of(table);
     commit = new CompactionCommit(config, sideFiles);
     cleanup =
@@ -198,11 +185,6 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
   }
 
   @Override
-  public void endInput() throws Exception {
-    background.awaitIdle();
-  }
-
-  @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
     List<byte[]> outcomes = new ArrayList<>();
@@ -218,14 +200,10 @@ public final class CompactionCommitter extends AbstractStreamOperator<Compaction
 
   @Override
   public void close() throws Exception {
-    background.close();
-    if (handle != null) {
-      handle.close();
-    }
+    super.close();
     if (sideFiles != null) {
       sideFiles.ifPresent(SideFiles::close);
     }
-    super.close();
   }
 
   @Override

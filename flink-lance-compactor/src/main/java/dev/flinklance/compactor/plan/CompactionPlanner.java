@@ -1,10 +1,8 @@
 package dev.flinklance.compactor.plan;
 
-import dev.flinklance.compactor.BackgroundWork;
+import dev.flinklance.compactor.BackgroundLanceOperator;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.MailboxOperatorFactory;
-import dev.flinklance.compactor.TableHandle;
-import dev.flinklance.dataset.LanceDataset;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -17,8 +15,6 @@ import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
-import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
@@ -33,19 +29,15 @@ import org.slf4j.LoggerFactory;
  * in the table yet keep their fragments out of new plans. All Lance calls run in the background;
  * its state (counters, plans in flight) is in every checkpoint.
  */
-public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
-    implements OneInputStreamOperator<PlanRequest, RewriteTask>, BoundedOneInput {
+public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask>
+    implements OneInputStreamOperator<PlanRequest, RewriteTask> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CompactionPlanner.class);
   private static final int STATE_VERSION = 1;
   private static final long MIN_TIMER_MILLIS = 100;
 
-  private final CompactionConfig config;
-  private final LanceDataset table;
   private final Planning planning;
-  private final BackgroundWork background;
   private ListState<byte[]> state;
-  private TableHandle handle;
   private Counter plans;
   private volatile int lastCandidates;
 
@@ -65,12 +57,8 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
 
   private CompactionPlanner(
       StreamOperatorParameters<RewriteTask> parameters, CompactionConfig config) {
-    super(parameters);
-    this.config = config;
-    this.table = config.dataset();
+    super(parameters, config, "lance-compaction-planner");
     this.planning = new Planning(config);
-    this.background =
-        new BackgroundWork("lance-compaction-planner", parameters.getMailboxExecutor());
   }
 
   @Override
@@ -91,7 +79,6 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
   @Override
   public void open() throws Exception {
     super.open();
-    handle = new TableHandle(table);
     plans = getMetricGroup().counter("lanceCompactionPlans");
     getMetricGroup().gauge("lanceCompactionCandidates", () -> lastCandidates);
     scheduleTimer();
@@ -195,7 +182,7 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
 
   @Override
   public void endInput() throws Exception {
-    background.awaitIdle();
+    super.endInput();
     ended = true; // timers may still fire; nothing may be emitted after the input ended
   }
 
@@ -225,14 +212,5 @@ public final class CompactionPlanner extends AbstractStreamOperator<RewriteTask>
     for (int i = 0; i < count; i++) {
       inFlight.add(InFlightPlan.read(in));
     }
-  }
-
-  @Override
-  public void close() throws Exception {
-    background.close();
-    if (handle != null) {
-      handle.close();
-    }
-    super.close();
   }
 }
