@@ -17,11 +17,12 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 
 /**
  * What can be checked of docker/ without a Docker engine: the compose file parses, and the paths,
- * versions and options in docker/ are the build's (the SQL script itself runs on the e2e cluster
- * in {@code SqlGatewayITCase}).
+ * versions and options in docker/ are the build's (the SQL script itself runs on the e2e cluster in
+ * {@code SqlGatewayITCase}).
  */
 class DockerFilesTest {
-  private static final List<String> FLINK_SERVICES = List.of("jobmanager", "taskmanager", "sql-client");
+  private static final List<String> FLINK_SERVICES =
+      List.of("jobmanager", "taskmanager", "sql-client");
 
   private static Path root;
   private static Path docker;
@@ -97,7 +98,8 @@ class DockerFilesTest {
 
   @Test
   void sqlClientRunsTheScriptsOfDockerSql() {
-    assertThat(service("sql-client").get("volumes")).isEqualTo(List.of("./sql:/opt/flink-lance/sql:ro"));
+    assertThat(service("sql-client").get("volumes"))
+        .isEqualTo(List.of("./sql:/opt/flink-lance/sql:ro"));
     String command = service("sql-client").get("command").toString();
     Matcher files = Pattern.compile("/opt/flink-lance/sql/(\\S+)").matcher(command);
     int count = 0;

@@ -116,12 +116,14 @@ class JarUploadITCase {
     String table = table("plain-lance");
     TestFragments.createTable(table);
     for (int f = 0; f < 20; f++) {
-      LanceTestTables.appendFragments(table, TestFragments.write(table, LongStream.range(f * 50L, f * 50L + 50).toArray()));
+      LanceTestTables.appendFragments(
+          table, TestFragments.write(table, LongStream.range(f * 50L, f * 50L + 50).toArray()));
     }
     assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(20);
 
     String connectorJarId = rest().uploadJar(ConnectorJars.connectorJar());
-    String job = rest().runJar(connectorJarId, COMPACTION_JOB, List.of("--path", table, "--once"), 1);
+    String job =
+        rest().runJar(connectorJarId, COMPACTION_JOB, List.of("--path", table, "--once"), 1);
     awaitFinished(job);
 
     assertThat(LanceTestTables.fragmentCount(table)).isLessThan(20);

@@ -75,7 +75,9 @@ class SqlGatewayITCase {
       run(
           sql,
           "CREATE TABLE events (id BIGINT NOT NULL, name STRING) WITH ("
-              + "'connector' = 'lance', 'path' = '" + table + "')");
+              + "'connector' = 'lance', 'path' = '"
+              + table
+              + "')");
       run(
           sql,
           "CREATE TEMPORARY TABLE gen (id BIGINT NOT NULL, name STRING) WITH ("
@@ -90,9 +92,7 @@ class SqlGatewayITCase {
       run(sql, "SET 'execution.runtime-mode' = 'batch'");
       List<List<Object>> rows = run(sql, "SELECT id, name FROM events WHERE id < 3 ORDER BY id");
       assertThat(rows)
-          .isEqualTo(
-              List.of(
-                  List.of(0L, "name-0"), List.of(1L, "name-1"), List.of(2L, "name-2")));
+          .isEqualTo(List.of(List.of(0L, "name-0"), List.of(1L, "name-1"), List.of(2L, "name-2")));
     }
   }
 
@@ -100,7 +100,8 @@ class SqlGatewayITCase {
   @EnabledIf(value = "sqlConnectorBundled", disabledReason = NOT_BUNDLED)
   void walkthroughRunsUnchanged() throws Exception {
     Path warehouse = CLUSTER.dataDir().resolve("warehouse");
-    Path script = Path.of(System.getProperty("repo.root", "..")).resolve("docker/sql/walkthrough.sql");
+    Path script =
+        Path.of(System.getProperty("repo.root", "..")).resolve("docker/sql/walkthrough.sql");
     Map<String, List<List<Object>>> results = new LinkedHashMap<>();
     List<List<Object>> counts = new ArrayList<>();
     try (SqlGatewayClient.Session sql = gateway.openSession(Map.of())) {

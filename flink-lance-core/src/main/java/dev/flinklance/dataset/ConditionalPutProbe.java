@@ -11,11 +11,12 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
-import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -31,8 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Finds out whether the object store behind a table honours create-only PUTs ({@code If-None-Match:
  * *}). Lance commits version N by writing its manifest with such a PUT; a store that ignores the
- * header lets two concurrent commits both write version N, and one of them is silently lost. S3 and
- * most S3-compatible stores honour it; some do not (S3Proxy 2.6.0, older MinIO and Ceph releases).
+ * header lets two concurrent commits both write version N, and one of them is silently lost. S3
+ * honours it, and so do many S3-compatible stores; some do not (S3Proxy before 2.8, for one).
  *
  * <p>Lance's Java API has no way to issue a conditional PUT directly, so the probe makes Lance do
  * it: it creates a throw-away table under the table's URI ({@code _flink_lance_probe/<uuid>}, where
@@ -50,7 +51,10 @@ import org.slf4j.LoggerFactory;
 public final class ConditionalPutProbe {
   private static final Logger LOG = LoggerFactory.getLogger(ConditionalPutProbe.class);
   static final String PROBE_DIRECTORY = "_flink_lance_probe";
-  static final int RACERS = 3;
+
+  /** Commits racing in each round (a test can hold this many create-only PUTs to force a race). */
+  public static final int RACERS = 3;
+
   static final int ROUNDS = 2;
   private static final Schema SCHEMA =
       new Schema(List.of(Field.nullable("probe", new ArrowType.Int(32, true))));
@@ -71,8 +75,9 @@ public final class ConditionalPutProbe {
    * Probes the table's store unless this JVM already did or the table is local, then acts on the
    * verdict as the table's {@link ConditionalPutCheck} says.
    *
-   * @throws LanceDatasetException if the store ignores create-only PUTs and the check is {@code
-   *     FAIL}, or if the probe cannot write to the store
+   * @throws PermanentDatasetException if the store ignores create-only PUTs and the check is {@code
+   *     FAIL}
+   * @throws LanceDatasetException if the probe cannot write to the store
    */
   public static void verify(LanceDataset table) {
     if (!table.onObjectStore() || table.conditionalPutCheck() == ConditionalPutCheck.SKIP) {
@@ -94,9 +99,9 @@ public final class ConditionalPutProbe {
             ConditionalPutCheck.WARN,
             ConditionalPutCheck.SKIP);
     if (table.conditionalPutCheck() == ConditionalPutCheck.FAIL) {
-      throw new LanceDatasetException(table.uri(), problem, null);
+      throw new PermanentDatasetException(table.uri(), problem, null); // restarts cannot fix it
     }
-    LOG.warn("Lance table '{}': {}", table.uri(), problem);
+    LOG.warn("Lance table '{}': {}", table, problem);
   }
 
   /** The cached verdict, or a new probe; concurrent callers for one table share one probe. */
@@ -108,7 +113,7 @@ public final class ConditionalPutProbe {
       verdict = mine;
       try {
         mine.complete(probe(table));
-      } catch (RuntimeException e) {
+      } catch (RuntimeException | Error e) {
         VERDICTS.remove(key, mine); // a failed probe is not a verdict: try again next time
         mine.completeExceptionally(e);
       }
@@ -116,7 +121,10 @@ public final class ConditionalPutProbe {
     try {
       return verdict.join();
     } catch (CompletionException e) {
-      throw (RuntimeException) e.getCause();
+      if (e.getCause() instanceof Error error) {
+        throw error;
+      }
+      throw (RuntimeException) e.getCause(); // probe() throws nothing checked
     }
   }
 
@@ -131,7 +139,7 @@ public final class ConditionalPutProbe {
           if (!raceCommits(table, probeUri, allocator, racers)) {
             LOG.info(
                 "Probed the store of Lance table {} in {} ms: it ignores create-only PUTs",
-                table.uri(),
+                table,
                 (System.nanoTime() - start) / 1_000_000);
             return false;
           }
@@ -144,7 +152,7 @@ public final class ConditionalPutProbe {
     }
     LOG.info(
         "Probed the store of Lance table {} in {} ms: it rejects a second create-only PUT",
-        table.uri(),
+        table,
         (System.nanoTime() - start) / 1_000_000);
     return true;
   }
@@ -171,11 +179,11 @@ public final class ConditionalPutProbe {
           .execute()
           .close();
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(
+      throw LanceDatasetException.wrap(
           table.uri(),
           String.format(
-              "cannot write the probe table %s that checks the object store's create-only PUTs"
-                  + " (set '%s' = '%s' to skip the check)",
+              "cannot create the probe table %s, which checks that the object store rejects a"
+                  + " second create-only PUT ('%s' = '%s' skips the check)",
               probeUri,
               LanceDatasetOptions.OBJECT_STORE_CONDITIONAL_PUT_CHECK.key(),
               ConditionalPutCheck.SKIP),
@@ -190,15 +198,29 @@ public final class ConditionalPutProbe {
    */
   private static boolean raceCommits(
       LanceDataset table, String probeUri, BufferAllocator allocator, ExecutorService racers) {
-    CyclicBarrier start = new CyclicBarrier(RACERS);
+    // Every racer counts down once, opened or not, so that none waits for a racer that failed.
+    CountDownLatch opened = new CountDownLatch(RACERS);
+    AtomicBoolean openFailed = new AtomicBoolean();
     List<Future<Long>> commits = new ArrayList<>();
     for (int racer = 0; racer < RACERS; racer++) {
       String configKey = "flink-lance.probe." + racer;
       commits.add(
           racers.submit(
               () -> {
-                try (Dataset dataset = open(table, probeUri, allocator)) {
-                  start.await();
+                Dataset dataset;
+                try {
+                  dataset = open(table, probeUri, allocator);
+                } catch (Exception e) { // Lance also throws undeclared IOExceptions
+                  openFailed.set(true);
+                  opened.countDown();
+                  throw e;
+                }
+                try (dataset) {
+                  opened.countDown();
+                  opened.await();
+                  if (openFailed.get()) {
+                    return null; // a round without all racers proves nothing
+                  }
                   dataset.updateConfig(Map.of(configKey, "1"));
                   return dataset.version();
                 }
@@ -228,8 +250,8 @@ public final class ConditionalPutProbe {
     } catch (ExecutionException e) {
       LOG.info(
           "A racing probe commit for Lance table {} failed (not a silent loss): {}",
-          table.uri(),
-          e.getCause().getMessage());
+          table,
+          Secrets.redact(e.getCause().getMessage()));
       return null;
     }
   }
@@ -248,9 +270,9 @@ public final class ConditionalPutProbe {
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       LOG.warn(
           "Cannot delete the probe table {} of Lance table {}; delete it by hand: {}",
-          probeUri,
-          table.uri(),
-          e.getMessage());
+          Secrets.redactUri(probeUri),
+          table,
+          Secrets.redact(e.getMessage()));
     }
   }
 

@@ -5,7 +5,8 @@ import org.apache.flink.annotation.PublicEvolving;
 /**
  * A failure to reach, read, create or commit to a Lance table, naming the table's URI. As such it
  * may pass (a network error, an object store's hiccup): Flink restarts the job. Failures that
- * cannot pass are {@link PermanentDatasetException}s.
+ * cannot pass are {@link PermanentDatasetException}s. Neither the message nor the cause chain
+ * carries a credential (see {@link Secrets}).
  */
 @PublicEvolving
 public class LanceDatasetException extends RuntimeException {
@@ -23,8 +24,10 @@ public class LanceDatasetException extends RuntimeException {
 
   public LanceDatasetException(String uri, String problem, Throwable cause) {
     super(
-        String.format(
-            "Lance table '%s': %s%s", uri, problem, cause == null ? "" : ": " + cause.getMessage()),
-        cause);
+        Secrets.redact(
+            String.format(
+                "Lance table '%s': %s%s",
+                uri, problem, cause == null ? "" : ": " + cause.getMessage())),
+        Secrets.scrub(cause));
   }
 }

@@ -96,8 +96,8 @@ class ConditionalPutProbeITCase {
 
     assertThatThrownBy(() -> ConditionalPutProbe.verify(new LanceDataset(uri, wrongSecret)))
         .isInstanceOf(LanceDatasetException.class)
-        .hasMessageContaining("cannot write the probe table " + uri + "/_flink_lance_probe/")
-        .hasMessageContaining("'object-store.conditional-put-check' = 'SKIP'");
+        .hasMessageContaining("cannot create the probe table " + uri + "/_flink_lance_probe/")
+        .hasMessageContaining("'object-store.conditional-put-check' = 'SKIP' skips the check");
   }
 
   @Test

@@ -173,17 +173,9 @@ public final class LanceTestTables {
     return commits(uri, storageOptions).stream().filter(c -> c.checkpointId() != null).toList();
   }
 
-  /** Data files under the table that no fragment of the latest version references. */
+  /** Data files under the (local) table that no fragment of the latest version references. */
   public static Set<String> unreferencedDataFiles(String uri) {
-    Set<String> referenced = new HashSet<>();
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = open(uri, allocator)) {
-      for (Fragment fragment : dataset.getFragments()) {
-        for (DataFile file : fragment.metadata().getFiles()) {
-          referenced.add(file.getPath());
-        }
-      }
-    }
+    Set<String> referenced = referencedDataFiles(uri, Map.of());
     Set<String> unreferenced = new HashSet<>();
     try (Stream<Path> files = Files.list(Path.of(uri).resolve("data"))) {
       files
@@ -194,6 +186,20 @@ public final class LanceTestTables {
       throw new UncheckedIOException(e);
     }
     return unreferenced;
+  }
+
+  /** Names of the data files (under {@code data/}) the latest version's fragments reference. */
+  public static Set<String> referencedDataFiles(String uri, Map<String, String> storageOptions) {
+    Set<String> referenced = new HashSet<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, storageOptions, allocator)) {
+      for (Fragment fragment : dataset.getFragments()) {
+        for (DataFile file : fragment.metadata().getFiles()) {
+          referenced.add(file.getPath());
+        }
+      }
+    }
+    return referenced;
   }
 
   private static Dataset open(String uri, BufferAllocator allocator) {

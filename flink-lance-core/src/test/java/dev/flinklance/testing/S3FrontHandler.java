@@ -11,7 +11,9 @@ import java.io.OutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
+import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -29,17 +31,18 @@ import org.jclouds.blobstore.BlobStore;
  * one lock per key, so of two racing create-only PUTs exactly one succeeds.
  */
 final class S3FrontHandler extends HandlerWrapper {
-  private static final Duration HOLD_TIMEOUT = Duration.ofSeconds(10);
+  private static final Duration HOLD_TIMEOUT = Duration.ofSeconds(30);
   private final BlobStore blobStore;
   private final Connector raw;
   private final Map<String, ReentrantLock> keyLocks = new ConcurrentHashMap<>();
-  private final AtomicLong requests = new AtomicLong();
+  private final Queue<S3Request> requests = new ConcurrentLinkedQueue<>();
   private final AtomicLong preconditionFailures = new AtomicLong();
   private int failuresLeft;
   private Predicate<S3Request> failureFilter = request -> false;
   private int heldLeft;
   private Predicate<S3Request> holdFilter = request -> false;
   private CountDownLatch heldTogether = new CountDownLatch(0);
+  private volatile long uploadBytesPerSecond;
 
   S3FrontHandler(BlobStore blobStore, Connector raw) {
     this.blobStore = blobStore;
@@ -57,12 +60,16 @@ final class S3FrontHandler extends HandlerWrapper {
     heldTogether = new CountDownLatch(count);
   }
 
+  void throttleUploads(long bytesPerSecond) {
+    uploadBytesPerSecond = bytesPerSecond;
+  }
+
   synchronized int pendingFailures() {
     return failuresLeft;
   }
 
-  long requestCount() {
-    return requests.get();
+  long requestCount(Predicate<S3Request> which) {
+    return requests.stream().filter(which).count();
   }
 
   long preconditionFailures() {
@@ -73,18 +80,22 @@ final class S3FrontHandler extends HandlerWrapper {
   public void handle(
       String target, Request base, HttpServletRequest request, HttpServletResponse response)
       throws IOException, ServletException {
-    requests.incrementAndGet();
     S3Request s3Request = parse(base);
+    requests.add(s3Request);
     if (takeFailure(s3Request)) {
       reject(base, response, 503, "SlowDown", "Injected failure: please reduce your request rate.");
       return;
     }
+    HttpServletRequest forwarded =
+        uploadBytesPerSecond > 0 && "PUT".equals(s3Request.method())
+            ? new ThrottledRequest(request, uploadBytesPerSecond)
+            : request;
     boolean createOnly = isSimplePut(s3Request) && isCreateOnly(request);
     if (createOnly) {
       awaitOthersHeld(s3Request);
     }
     if (!createOnly || base.getHttpChannel().getConnector() == raw) {
-      super.handle(target, base, request, response);
+      super.handle(target, base, forwarded, response);
       return;
     }
     ReentrantLock lock =
@@ -102,7 +113,7 @@ final class S3FrontHandler extends HandlerWrapper {
             "At least one of the pre-conditions you specified did not hold");
         return;
       }
-      super.handle(target, base, request, response);
+      super.handle(target, base, forwarded, response);
     } finally {
       lock.unlock();
     }

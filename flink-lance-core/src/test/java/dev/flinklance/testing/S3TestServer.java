@@ -207,7 +207,7 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
 
   /**
    * The next {@code count} create-only PUTs (on either S3 endpoint) that match {@code which} wait
-   * until all of them have arrived (10 s at most), then go on together. Makes a race between
+   * until all of them have arrived (30 s at most), then go on together. Makes a race between
    * concurrent Lance committers deterministic: each has chosen its version before any of them
    * writes it.
    */
@@ -227,6 +227,14 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
     return "_versions/" + Long.toUnsignedString(-1L - version) + ".manifest";
   }
 
+  /**
+   * Reads the body of every PUT (whole objects and multipart parts) at no more than {@code
+   * bytesPerSecond}, like a slow uplink would deliver it; 0 turns the throttle off.
+   */
+  public void throttleUploads(long bytesPerSecond) {
+    front.throttleUploads(bytesPerSecond);
+  }
+
   /** How many injected failures are still to come. */
   public int pendingFailures() {
     return front.pendingFailures();
@@ -234,7 +242,12 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
 
   /** Requests answered on the S3 endpoints since the start (including injected failures). */
   public long requestCount() {
-    return front.requestCount();
+    return requestCount(request -> true);
+  }
+
+  /** Requests matching {@code which} answered since the start. */
+  public long requestCount(Predicate<S3Request> which) {
+    return front.requestCount(which);
   }
 
   /** Requests answered 412 because the key of a create-only PUT existed. */

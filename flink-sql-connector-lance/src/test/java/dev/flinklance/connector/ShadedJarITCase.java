@@ -82,7 +82,10 @@ class ShadedJarITCase {
   void platformJarCarriesOnlyItsPlatformsNativeLibraries() throws IOException {
     assertThat(nativeLibraries(platformJar))
         .containsExactlyInAnyOrder(
-            "nativelib/" + platform + "/liblance_jni." + (platform.startsWith("darwin") ? "dylib" : "so"),
+            "nativelib/"
+                + platform
+                + "/liblance_jni."
+                + (platform.startsWith("darwin") ? "dylib" : "so"),
             arrowLibrary);
     assertThat(Files.size(platformJar)).isLessThan(MAX_PLATFORM_JAR_BYTES);
   }

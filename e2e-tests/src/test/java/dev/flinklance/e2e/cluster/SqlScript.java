@@ -6,7 +6,9 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The statements of a SQL script as the SQL client reads it: ';' ends a statement at a line end. */
+/**
+ * The statements of a SQL script as the SQL client reads it: ';' ends a statement at a line end.
+ */
 public final class SqlScript {
   private SqlScript() {}
 

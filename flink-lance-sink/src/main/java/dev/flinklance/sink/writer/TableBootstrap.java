@@ -8,6 +8,7 @@ import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -18,6 +19,7 @@ import org.slf4j.LoggerFactory;
  * stream's schema. Safe to run from every writer subtask at once: it never leaves another writer's
  * table overwritten (see {@link LanceDataset#createIfAbsent}).
  */
+@Internal
 public final class TableBootstrap {
   private static final Logger LOG = LoggerFactory.getLogger(TableBootstrap.class);
   static final Duration CREATOR_WAIT = Duration.ofSeconds(10);
