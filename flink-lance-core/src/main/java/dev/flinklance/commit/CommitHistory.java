@@ -4,9 +4,12 @@ import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceErrors;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
+import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.Transaction;
+import org.lance.operation.Rewrite;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -63,6 +66,41 @@ public final class CommitHistory {
     }
     LOG.debug("No commit of sink run {} in versions {}..{} of {}", run, oldest, newest, latest);
     return new RunProgress.NothingLanded();
+  }
+
+  /**
+   * The version newer than {@code afterVersion} whose transaction is a rewrite (compaction) that
+   * added any of {@code newDataFiles}. Lance's {@code commitCompaction} takes no transaction
+   * properties, so a compaction commit is recognised by its new data files, whose names are unique.
+   */
+  public static OptionalLong findRewrite(
+      Dataset latest, long afterVersion, Set<String> newDataFiles) {
+    for (long version = latest.version(); version > afterVersion; version--) {
+      try (Dataset at = latest.checkoutVersion(version)) {
+        Optional<Transaction> transaction = at.readTransaction();
+        if (transaction.isEmpty()) {
+          continue;
+        }
+        try (Transaction txn = transaction.get()) {
+          if (txn.operation() instanceof Rewrite rewrite && adds(rewrite, newDataFiles)) {
+            return OptionalLong.of(version);
+          }
+        }
+      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+        if (LanceErrors.isNotFound(e)) {
+          return OptionalLong.empty();
+        }
+        throw new LanceDatasetException(latest.uri(), "cannot read version " + version, e);
+      }
+    }
+    return OptionalLong.empty();
+  }
+
+  private static boolean adds(Rewrite rewrite, Set<String> dataFiles) {
+    return rewrite.groups().stream()
+        .flatMap(group -> group.newFragments().stream())
+        .flatMap(fragment -> fragment.getFiles().stream())
+        .anyMatch(file -> dataFiles.contains(file.getPath()));
   }
 
   /** The transaction properties of a version; empty if the version no longer exists. */

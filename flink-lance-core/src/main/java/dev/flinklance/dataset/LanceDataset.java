@@ -2,6 +2,7 @@ package dev.flinklance.dataset;
 
 import dev.flinklance.dataset.LanceDatasetOptions.ConditionalPutCheck;
 import java.io.Serializable;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -55,6 +56,16 @@ public final class LanceDataset implements Serializable {
   private Object readResolve() {
     Secrets.remember(storageOptions);
     return this;
+  }
+
+  /**
+   * The table at {@code path}. A relative local path is resolved where this is called (the job's
+   * client): each task manager would otherwise resolve it against its own working directory.
+   */
+  public static LanceDataset at(String path, Map<String, String> storageOptions) {
+    String uri =
+        path.contains("://") ? path : Path.of(path).toAbsolutePath().normalize().toString();
+    return new LanceDataset(uri, storageOptions);
   }
 
   public String uri() {

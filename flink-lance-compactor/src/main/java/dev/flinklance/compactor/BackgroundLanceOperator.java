@@ -1,0 +1,43 @@
+package dev.flinklance.compactor;
+
+import dev.flinklance.dataset.LanceDataset;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
+import org.apache.flink.streaming.api.operators.BoundedOneInput;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+
+/**
+ * A parallelism-1 compaction operator whose Lance work runs in the {@link BackgroundWork} on one
+ * {@link TableHandle}; at the end of its input it waits for that work.
+ */
+@Internal
+public abstract class BackgroundLanceOperator<OUT> extends AbstractStreamOperator<OUT>
+    implements BoundedOneInput {
+  private static final long serialVersionUID = 1L;
+
+  protected final CompactionConfig config;
+  protected final LanceDataset table;
+  protected final BackgroundWork background;
+  protected final TableHandle handle;
+
+  protected BackgroundLanceOperator(
+      StreamOperatorParameters<OUT> parameters, CompactionConfig config, String threadName) {
+    super(parameters);
+    this.config = config;
+    this.table = config.dataset();
+    this.background = new BackgroundWork(threadName, parameters.getMailboxExecutor());
+    this.handle = new TableHandle(table);
+  }
+
+  @Override
+  public void endInput() throws Exception {
+    background.awaitIdle();
+  }
+
+  @Override
+  public void close() throws Exception {
+    background.close();
+    handle.close();
+    super.close();
+  }
+}

@@ -1,0 +1,107 @@
+package dev.flinklance.compactor;
+
+import dev.flinklance.compactor.commit.CompactionSummary;
+import dev.flinklance.compactor.plan.PlanRequest;
+import dev.flinklance.dataset.LanceDatasetException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.connector.datagen.source.DataGeneratorSource;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.util.CloseableIterator;
+import org.lance.Dataset;
+
+/**
+ * Compacts a Lance table written by any Lance writer, as a Flink job: the same planner, rewrite
+ * workers and committer (with row-lineage spill) as the sink's {@code compaction.enabled}.
+ *
+ * <pre>
+ * LanceCompactionJob --path s3://bucket/events.lance --storage.aws_region eu-west-1 --once
+ * </pre>
+ *
+ * From a plain JVM it runs on an embedded local Flink; submitted to a cluster ({@code flink run},
+ * jar upload) it runs there. It can run next to a sink writing the same table: compaction commits
+ * rebase over the sink's appends, and rewrites a concurrent delete or overwrite preempts are
+ * dropped.
+ */
+@PublicEvolving
+public final class LanceCompactionJob {
+  private static final long CHECKPOINT_INTERVAL_MS = 60_000;
+
+  private LanceCompactionJob() {}
+
+  /**
+   * @throws IllegalArgumentException for bad arguments (after printing the usage); the table is not
+   *     touched
+   */
+  public static void main(String[] args) throws Exception {
+    CompactionJobArgs parsed;
+    try {
+      parsed = CompactionJobArgs.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      throw e;
+    }
+    requireTable(parsed.config);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    if (!parsed.once && !env.getCheckpointConfig().isCheckpointingEnabled()) {
+      env.enableCheckpointing(CHECKPOINT_INTERVAL_MS);
+    }
+    build(env, parsed).print();
+    env.execute("Lance compaction of " + parsed.config.dataset().uri());
+  }
+
+  /**
+   * One compaction pass of the table named by {@code options} ({@code path}, {@code storage.*},
+   * {@code compaction.*}) as a job in {@code env}, waiting for it: what the SQL procedure runs.
+   *
+   * @return what the pass did (one summary per plan; a pass with nothing to compact has one)
+   * @throws IllegalArgumentException for an invalid option
+   */
+  public static List<CompactionSummary> compactOnce(
+      StreamExecutionEnvironment env, Configuration options) throws Exception {
+    CompactionConfig config = CompactionConfig.from(options);
+    requireTable(config);
+    List<CompactionSummary> summaries = new ArrayList<>();
+    try (CloseableIterator<CompactionSummary> results =
+        build(env, new CompactionJobArgs(config, true))
+            .executeAndCollect("Lance compaction of " + config.dataset().uri())) {
+      results.forEachRemaining(summaries::add);
+    }
+    return summaries;
+  }
+
+  static DataStream<CompactionSummary> build(
+      StreamExecutionEnvironment env, CompactionJobArgs args) {
+    DataGeneratorSource<PlanRequest> passes =
+        new DataGeneratorSource<>(
+            index -> PlanRequest.PASS,
+            args.once ? 1 : Long.MAX_VALUE,
+            args.once
+                ? RateLimiterStrategy.noOp()
+                : RateLimiterStrategy.perSecond(1000.0 / args.config.triggerInterval().toMillis()),
+            TypeInformation.of(PlanRequest.class));
+    DataStream<PlanRequest> requests =
+        env.fromSource(passes, WatermarkStrategy.noWatermarks(), "Lance Compaction Passes")
+            .setParallelism(1);
+    return CompactionTopology.add(requests, args.config, "lance-compaction-job: ");
+  }
+
+  /** Fails before the job starts when there is no table at the path. */
+  private static void requireTable(CompactionConfig config) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset ignored = config.dataset().open(allocator)) {
+      // exists
+    } catch (LanceDatasetException e) {
+      System.err.println(e.getMessage());
+      throw e;
+    }
+  }
+}

@@ -1,0 +1,12 @@
+package dev.flinklance.compactor.lineage;
+
+import java.io.IOException;
+
+/** Spilled lineage read back differently from what was written; the compaction must not commit. */
+public final class SpillVerificationException extends IOException {
+  private static final long serialVersionUID = 1L;
+
+  public SpillVerificationException(String message) {
+    super(message);
+  }
+}

@@ -1,0 +1,216 @@
+package dev.flinklance.compactor.plan;
+
+import dev.flinklance.compactor.BackgroundLanceOperator;
+import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.MailboxOperatorFactory;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.core.memory.DataInputDeserializer;
+import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.metrics.Counter;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.lance.compaction.CompactionTask;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The trigger and planner, at parallelism 1: counts the sink's commits, looks at the table on each
+ * commit, standalone pass and timer, and when a trigger fires plans with Lance's {@code
+ * planCompaction} and sends the tasks to the rewrite workers. Plans whose outcome it has not seen
+ * in the table yet keep their fragments out of new plans. All Lance calls run in the background;
+ * its state (counters, plans in flight) is in every checkpoint.
+ */
+public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask>
+    implements OneInputStreamOperator<PlanRequest, RewriteTask> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(CompactionPlanner.class);
+  private static final int STATE_VERSION = 1;
+  private static final long MIN_TIMER_MILLIS = 100;
+
+  private final Planning planning;
+  private ListState<byte[]> state;
+  private Counter plans;
+  private volatile int lastCandidates;
+
+  private long commitsSinceLast;
+  private long lastCompactionMillis;
+  private List<InFlightPlan> inFlight = new ArrayList<>();
+  private boolean evaluating;
+  private boolean evaluateAgain;
+  private boolean forcePending;
+  private boolean ended;
+
+  /** The planner's factory: it needs the task's mailbox. */
+  public static MailboxOperatorFactory<PlanRequest, RewriteTask> factory(CompactionConfig config) {
+    return new MailboxOperatorFactory<>(
+        CompactionPlanner.class, parameters -> new CompactionPlanner(parameters, config));
+  }
+
+  private CompactionPlanner(
+      StreamOperatorParameters<RewriteTask> parameters, CompactionConfig config) {
+    super(parameters, config, "lance-compaction-planner");
+    this.planning = new Planning(config);
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    state =
+        context
+            .getOperatorStateStore()
+            .getListState(
+                new ListStateDescriptor<>(
+                    "lance-compaction-planner", BytePrimitiveArraySerializer.INSTANCE));
+    lastCompactionMillis = getProcessingTimeService().getCurrentProcessingTime();
+    for (byte[] bytes : state.get()) {
+      restore(bytes);
+    }
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    plans = getMetricGroup().counter("lanceCompactionPlans");
+    getMetricGroup().gauge("lanceCompactionCandidates", () -> lastCandidates);
+    scheduleTimer();
+  }
+
+  @Override
+  public void processElement(StreamRecord<PlanRequest> element) {
+    if (element.getValue() == PlanRequest.COMMIT) {
+      commitsSinceLast++;
+    } else {
+      forcePending = true;
+    }
+    evaluate();
+  }
+
+  private void scheduleTimer() {
+    long period =
+        Math.max(
+            MIN_TIMER_MILLIS,
+            Math.min(config.triggerInterval().toMillis(), config.timeout().toMillis()) / 2);
+    getProcessingTimeService()
+        .registerTimer(
+            getProcessingTimeService().getCurrentProcessingTime() + period,
+            time -> {
+              evaluate();
+              scheduleTimer();
+            });
+  }
+
+  /** Looks at the table in the background; a request during a look is folded into one more. */
+  private void evaluate() {
+    if (ended) {
+      return;
+    }
+    if (evaluating) {
+      evaluateAgain = true;
+      return;
+    }
+    evaluating = true;
+    evaluateAgain = false;
+    boolean forced = forcePending;
+    forcePending = false;
+    List<InFlightPlan> plansInFlight = List.copyOf(inFlight);
+    long commits = commitsSinceLast;
+    long now = getProcessingTimeService().getCurrentProcessingTime();
+    long sinceLast = now - lastCompactionMillis;
+    background.submit(
+        "evaluate compaction triggers",
+        () ->
+            handle
+                .latestIfExists()
+                .map(d -> planning.evaluate(d, plansInFlight, forced, commits, sinceLast, now)),
+        evaluation -> applied(evaluation, forced, now),
+        failure -> {
+          evaluating = false;
+          LOG.warn("Could not plan a compaction of {}; trying again later", table, failure);
+          handle.reset();
+        });
+  }
+
+  private void applied(Optional<Planning.Evaluation> result, boolean forced, long now) {
+    evaluating = false;
+    if (result.isPresent()) {
+      Planning.Evaluation evaluation = result.get();
+      lastCandidates = evaluation.candidates();
+      inFlight.removeIf(plan -> evaluation.settledPlans().contains(plan.planId()));
+      if (evaluation.fired()) {
+        commitsSinceLast = 0;
+        lastCompactionMillis = now;
+      }
+      Planning.Planned planned = evaluation.planned();
+      if (planned != null) {
+        emit(planned);
+      } else if (forced) {
+        output.collect(
+            new StreamRecord<>(
+                RewriteTask.emptyPlan(
+                    new PlanRef("empty-" + now, evaluation.version(), 0, evaluation.fragments()))));
+      }
+    }
+    if (evaluateAgain || forcePending) {
+      evaluate();
+    }
+  }
+
+  private void emit(Planning.Planned planned) {
+    inFlight.add(planned.inFlight());
+    plans.inc();
+    LOG.info(
+        "Planned compaction {} of {} at version {}: {} tasks over {} fragments",
+        planned.ref().planId(),
+        table,
+        planned.ref().readVersion(),
+        planned.tasks().size(),
+        planned.inFlight().sources().size());
+    int index = 0;
+    for (CompactionTask task : planned.tasks()) {
+      output.collect(new StreamRecord<>(new RewriteTask(planned.ref(), index++, task)));
+    }
+  }
+
+  @Override
+  public void endInput() throws Exception {
+    super.endInput();
+    ended = true; // timers may still fire; nothing may be emitted after the input ended
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    DataOutputSerializer out = new DataOutputSerializer(256);
+    out.writeInt(STATE_VERSION);
+    out.writeLong(commitsSinceLast);
+    out.writeLong(lastCompactionMillis);
+    out.writeInt(inFlight.size());
+    for (InFlightPlan plan : inFlight) {
+      plan.write(out);
+    }
+    state.update(List.of(out.getCopyOfBuffer()));
+  }
+
+  private void restore(byte[] bytes) throws IOException {
+    DataInputDeserializer in = new DataInputDeserializer(bytes);
+    int version = in.readInt();
+    if (version != STATE_VERSION) {
+      throw new IOException("Unknown compaction planner state version " + version);
+    }
+    commitsSinceLast = in.readLong();
+    lastCompactionMillis = in.readLong();
+    int count = in.readInt();
+    for (int i = 0; i < count; i++) {
+      inFlight.add(InFlightPlan.read(in));
+    }
+  }
+}

@@ -1,0 +1,179 @@
+package dev.flinklance.compactor.plan;
+
+import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.lineage.RowIdMetaJson;
+import dev.flinklance.compactor.lineage.RowLineageConfig;
+import dev.flinklance.compactor.sidefile.SideFiles;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.Set;
+import java.util.UUID;
+import java.util.stream.Collectors;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.compaction.Compaction;
+import org.lance.compaction.CompactionPlan;
+import org.lance.compaction.CompactionTask;
+import org.lance.compaction.TaskData;
+
+/** One look at the table: which in-flight plans are settled, and what to compact now. */
+final class Planning {
+  /** Lance's default: a fragment with more deleted rows than this share is rewritten. */
+  private static final double DELETION_SHARE = 0.1;
+
+  /** Tasks per plan; the rest waits for the next plan. Keeps the workers' queues bounded. */
+  static final int MAX_TASKS_PER_PLAN = 256;
+
+  /** The outcome of one look. */
+  record Evaluation(
+      long version,
+      int fragments,
+      Set<String> settledPlans,
+      int candidates,
+      boolean fired,
+      Planned planned) {}
+
+  /** A new plan: its tasks and the fragments they rewrite. */
+  record Planned(PlanRef ref, List<CompactionTask> tasks, InFlightPlan inFlight) {}
+
+  private final CompactionConfig config;
+  private final TriggerPolicy policy;
+
+  Planning(CompactionConfig config) {
+    this.config = config;
+    this.policy = new TriggerPolicy(config);
+  }
+
+  /**
+   * @param forced plan whatever can be compacted (a standalone pass)
+   */
+  Evaluation evaluate(
+      Dataset latest,
+      List<InFlightPlan> inFlight,
+      boolean forced,
+      long commitsSinceLast,
+      long millisSinceLast,
+      long nowMillis) {
+    List<FragmentMetadata> fragments =
+        latest.getFragments().stream().map(Fragment::metadata).toList();
+    Set<FragmentKey> current =
+        fragments.stream().map(FragmentKey::of).collect(Collectors.toCollection(HashSet::new));
+    Set<String> settled = new HashSet<>();
+    Set<FragmentKey> busy = new HashSet<>();
+    for (InFlightPlan plan : inFlight) {
+      if (plan.isSettled(current, nowMillis, config.timeout().toMillis())) {
+        settled.add(plan.planId());
+      } else {
+        busy.addAll(plan.sources());
+      }
+    }
+    OptionalLong spillBudget = spillBudget(latest);
+    List<FragmentMetadata> toSpill =
+        fragments.stream()
+            .filter(f -> !busy.contains(FragmentKey.of(f)) && needsRewriteToSpill(f, spillBudget))
+            .toList();
+    int candidates =
+        (int)
+                fragments.stream()
+                    .filter(f -> !busy.contains(FragmentKey.of(f)) && isCandidate(f))
+                    .count()
+            + toSpill.size();
+    boolean fired = forced || policy.fires(candidates, commitsSinceLast, millisSinceLast);
+    if (!fired || candidates == 0) {
+      return new Evaluation(latest.version(), fragments.size(), settled, candidates, fired, null);
+    }
+    CompactionPlan plan = Compaction.planCompaction(latest, config.lanceOptions());
+    List<CompactionTask> tasks = new ArrayList<>();
+    List<FragmentKey> sources = new ArrayList<>();
+    for (CompactionTask task : plan.getCompactionTasks()) {
+      for (List<FragmentMetadata> run : runsNotBusy(task, busy)) {
+        if (tasks.size() < MAX_TASKS_PER_PLAN) {
+          tasks.add(
+              new CompactionTask(
+                  new TaskData(run), task.getReadVersion(), task.getCompactionOptions()));
+          run.forEach(f -> sources.add(FragmentKey.of(f)));
+        }
+      }
+    }
+    for (FragmentMetadata fragment : toSpill) {
+      FragmentKey key = FragmentKey.of(fragment);
+      if (tasks.size() < MAX_TASKS_PER_PLAN && !sources.contains(key)) {
+        tasks.add(
+            new CompactionTask(
+                new TaskData(List.of(fragment)),
+                plan.getReadVersion(),
+                plan.getCompactionOptions()));
+        sources.add(key);
+      }
+    }
+    if (tasks.isEmpty()) {
+      return new Evaluation(latest.version(), fragments.size(), settled, candidates, fired, null);
+    }
+    String planId = UUID.randomUUID().toString();
+    PlanRef ref = new PlanRef(planId, plan.getReadVersion(), tasks.size(), fragments.size());
+    return new Evaluation(
+        latest.version(),
+        fragments.size(),
+        settled,
+        candidates,
+        fired,
+        new Planned(ref, tasks, new InFlightPlan(planId, nowMillis, List.copyOf(sources))));
+  }
+
+  /**
+   * The task's fragments split at those an unfinished plan is rewriting: Lance plans adjacent
+   * fragments together, and one busy fragment must not hold back the others. A lone fragment is
+   * kept only if Lance planned it alone (to drop its deleted rows).
+   */
+  private static List<List<FragmentMetadata>> runsNotBusy(
+      CompactionTask task, Set<FragmentKey> busy) {
+    List<FragmentMetadata> fragments = task.getTaskData().getFragments();
+    List<List<FragmentMetadata>> runs = new ArrayList<>();
+    List<FragmentMetadata> run = new ArrayList<>();
+    for (FragmentMetadata fragment : fragments) {
+      if (busy.contains(FragmentKey.of(fragment))) {
+        run = new ArrayList<>();
+      } else {
+        if (run.isEmpty()) {
+          runs.add(run);
+        }
+        run.add(fragment);
+      }
+    }
+    runs.removeIf(r -> r.size() < 2 && fragments.size() > 1);
+    return runs;
+  }
+
+  /** The table's inline row-id budget if compaction spills its lineage. */
+  private static OptionalLong spillBudget(Dataset latest) {
+    if (!latest.hasStableRowIds() || !SideFiles.supports(latest.uri())) {
+      return OptionalLong.empty();
+    }
+    RowLineageConfig lineage = RowLineageConfig.of(latest.getConfig(), latest.uri());
+    return lineage.spill() ? OptionalLong.of(lineage.inlineMaxBytes()) : OptionalLong.empty();
+  }
+
+  /**
+   * A fragment whose carried-over row ids sit inline over the budget, and that only a rewrite can
+   * spill: one with a deletion file (fragments without one are spilled in place by the next
+   * compaction commit). Lance plans it only when enough of its rows are deleted, or together with
+   * small neighbours.
+   */
+  private static boolean needsRewriteToSpill(FragmentMetadata fragment, OptionalLong budget) {
+    return budget.isPresent()
+        && fragment.getDeletionFile() != null
+        && fragment.getRowIdMeta() != null
+        // each byte takes at least two characters of JSON: skip the parse for small sequences
+        && fragment.getRowIdMeta().getMetadata().length() > 2 * budget.getAsLong()
+        && RowIdMetaJson.inlineSize(fragment.getRowIdMeta()) > budget.getAsLong();
+  }
+
+  private boolean isCandidate(FragmentMetadata fragment) {
+    long rows = fragment.getPhysicalRows();
+    return rows - fragment.getNumDeletions() < config.targetRowsPerFragment()
+        || (rows > 0 && fragment.getNumDeletions() > rows * DELETION_SHARE);
+  }
+}

@@ -1,0 +1,163 @@
+package dev.flinklance.compactor.sidefile;
+
+import java.io.IOException;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.flink.util.TimeUtils;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.AwsSessionCredentials;
+import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.core.checksums.RequestChecksumCalculation;
+import software.amazon.awssdk.core.checksums.ResponseChecksumValidation;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.http.urlconnection.UrlConnectionHttpClient;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.S3ClientBuilder;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Side files of a table on S3 or an S3-compatible server, reached with the table's Lance storage
+ * options ({@code aws_region}, {@code aws_endpoint}, {@code aws_access_key_id}, ...), so that the
+ * same {@code storage.*} keys configure both.
+ */
+final class S3SideFiles implements SideFiles {
+  private final S3Client client;
+  private final String bucket;
+  private final String prefix;
+
+  private S3SideFiles(S3Client client, String bucket, String prefix) {
+    this.client = client;
+    this.bucket = bucket;
+    this.prefix = prefix;
+  }
+
+  static S3SideFiles of(URI table, Map<String, String> storageOptions) {
+    String path = table.getPath().replaceAll("^/+", "").replaceAll("/+$", "");
+    return new S3SideFiles(
+        client(storageOptions), table.getHost(), path.isEmpty() ? "" : path + "/");
+  }
+
+  private static S3Client client(Map<String, String> options) {
+    UrlConnectionHttpClient.Builder http = UrlConnectionHttpClient.builder();
+    option(options, "timeout").map(TimeUtils::parseDuration).ifPresent(http::socketTimeout);
+    option(options, "connect_timeout")
+        .map(TimeUtils::parseDuration)
+        .ifPresent(http::connectionTimeout);
+    S3ClientBuilder builder =
+        S3Client.builder()
+            .httpClientBuilder(http)
+            .credentialsProvider(credentials(options))
+            // checksums only where S3 requires them: S3-compatible stores often reject the
+            // trailing checksums newer SDKs send by default
+            .requestChecksumCalculation(RequestChecksumCalculation.WHEN_REQUIRED)
+            .responseChecksumValidation(ResponseChecksumValidation.WHEN_REQUIRED)
+            .forcePathStyle(
+                !Boolean.parseBoolean(
+                    option(options, "virtual_hosted_style_request").orElse("false")));
+    option(options, "region").map(Region::of).ifPresent(builder::region);
+    option(options, "endpoint").map(URI::create).ifPresent(builder::endpointOverride);
+    option(options, "client_max_retries")
+        .map(Integer::parseInt)
+        .ifPresent(
+            retries ->
+                builder.overrideConfiguration(
+                    c -> c.retryStrategy(r -> r.maxAttempts(retries + 1))));
+    return builder.build();
+  }
+
+  private static AwsCredentialsProvider credentials(Map<String, String> options) {
+    var key = option(options, "access_key_id");
+    var secret = option(options, "secret_access_key");
+    if (key.isEmpty() || secret.isEmpty()) {
+      return DefaultCredentialsProvider.builder().build();
+    }
+    var token = option(options, "session_token");
+    return StaticCredentialsProvider.create(
+        token.isPresent()
+            ? AwsSessionCredentials.create(key.get(), secret.get(), token.get())
+            : AwsBasicCredentials.create(key.get(), secret.get()));
+  }
+
+  /** A Lance S3 storage option, spelled with or without its {@code aws_} prefix. */
+  private static java.util.Optional<String> option(Map<String, String> options, String name) {
+    String value = options.get("aws_" + name);
+    if (value == null) {
+      value = options.get(name);
+    }
+    return java.util.Optional.ofNullable(value).map(String::trim).filter(v -> !v.isEmpty());
+  }
+
+  @Override
+  public void write(String name, byte[] bytes) throws IOException {
+    call(
+        () ->
+            client.putObject(
+                r -> r.bucket(bucket).key(prefix + name).ifNoneMatch("*"),
+                RequestBody.fromBytes(bytes)));
+  }
+
+  @Override
+  public byte[] read(String name, long offset, int length) throws IOException {
+    String range = String.format("bytes=%d-%d", offset, offset + length - 1);
+    byte[] bytes =
+        call(
+            () ->
+                client
+                    .getObjectAsBytes(r -> r.bucket(bucket).key(prefix + name).range(range))
+                    .asByteArray());
+    if (bytes.length != length) {
+      throw new IOException(
+          String.format(
+              "read %d bytes of s3://%s/%s%s, expected %d",
+              bytes.length, bucket, prefix, name, length));
+    }
+    return bytes;
+  }
+
+  @Override
+  public List<Listed> list() throws IOException {
+    List<Listed> listed = new ArrayList<>();
+    String token = null;
+    do {
+      ListObjectsV2Request.Builder request =
+          ListObjectsV2Request.builder().bucket(bucket).prefix(prefix + PREFIX).delimiter("/");
+      if (token != null) {
+        request.continuationToken(token);
+      }
+      ListObjectsV2Response response = call(() -> client.listObjectsV2(request.build()));
+      for (S3Object object : response.contents()) {
+        listed.add(
+            new Listed(
+                object.key().substring(prefix.length()), object.lastModified().toEpochMilli()));
+      }
+      token = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
+    } while (token != null);
+    return listed;
+  }
+
+  @Override
+  public void delete(String name) throws IOException {
+    call(() -> client.deleteObject(r -> r.bucket(bucket).key(prefix + name)));
+  }
+
+  private <T> T call(java.util.function.Supplier<T> request) throws IOException {
+    try {
+      return request.get();
+    } catch (SdkException e) {
+      throw new IOException(String.format("s3://%s/%s: %s", bucket, prefix, e.getMessage()), e);
+    }
+  }
+
+  @Override
+  public void close() {
+    client.close();
+  }
+}

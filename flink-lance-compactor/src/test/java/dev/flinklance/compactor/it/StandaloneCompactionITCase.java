@@ -1,0 +1,225 @@
+package dev.flinklance.compactor.it;
+
+import static dev.flinklance.compactor.testing.LineageTables.append;
+import static dev.flinklance.compactor.testing.LineageTables.createStable;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flinklance.compactor.LanceCompactionJob;
+import dev.flinklance.compactor.commit.CompactionSummary;
+import dev.flinklance.compactor.lineage.RowIdMetaJson;
+import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.sink.LanceSink;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestRows;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.stream.LongStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.util.TestStreamEnvironment;
+import org.apache.flink.test.junit5.InjectMiniCluster;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+import org.lance.Dataset;
+
+/**
+ * {@link LanceCompactionJob}: one pass on a table written by plain Lance, bad arguments, a running
+ * sink.
+ */
+class StandaloneCompactionITCase {
+  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+
+  @TempDir Path dir;
+
+  @Test
+  void oncePassCompactsATableWrittenByPlainLanceAndCleansUp() throws Exception {
+    String table = dir.resolve("plain").toString();
+    createStable(table);
+    append(table, 0, 3_000, 12);
+    LineageTables.update(table, List.of(5L, 500L, 2_500L));
+    LineageTables.delete(table, "id % 10 = 0");
+    LineageTables.setConfig(
+        table,
+        Map.of("lance.row_lineage.spill", "true", "lance.row_lineage.inline_max_bytes", "8"));
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(table);
+    long versionsBefore = LanceTestTables.latestVersion(table);
+
+    LanceCompactionJob.main(new String[] {"--path", table, "--once", "--cleanup-older-than", "0s"});
+
+    assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(1);
+    assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+    assertThat(LineageTables.sideFiles(table)).hasSize(1);
+    assertThat(LanceTestTables.latestVersion(table)).isGreaterThan(versionsBefore);
+    assertThat(versions(table)).as("versions left by cleanup").isEqualTo(1);
+  }
+
+  /**
+   * Merge-insert leaves the updated rows' ids inline in a fragment Lance does not plan (too big,
+   * few deletions): with spill on, the pass rewrites it alone to spill them.
+   */
+  @Test
+  void spillsSequencesLanceWouldNotPlan() throws Exception {
+    String table = dir.resolve("unplanned").toString();
+    createStable(table);
+    append(table, 0, 2_000, 2);
+    List<Long> updated = new java.util.ArrayList<>();
+    for (long id = 0; id < 2_000; id += 3) {
+      updated.add(id);
+    }
+    java.util.Collections.shuffle(updated, new java.util.Random(5));
+    LineageTables.update(table, updated);
+    LineageTables.delete(table, "id = 300");
+    LineageTables.setConfig(
+        table,
+        Map.of("lance.row_lineage.spill", "true", "lance.row_lineage.inline_max_bytes", "64"));
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(table);
+    Configuration options = new Configuration();
+    options.setString("path", table);
+    options.setString("compaction.target-rows-per-fragment", "200");
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+
+    LanceCompactionJob.compactOnce(env, options);
+
+    assertThat(inlineRowIdBytes(table)).allMatch(bytes -> bytes <= 64);
+    assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+  }
+
+  private static List<Integer> inlineRowIdBytes(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      return dataset.getFragments().stream()
+          .map(f -> RowIdMetaJson.inlineSize(f.metadata().getRowIdMeta()))
+          .toList();
+    }
+  }
+
+  @Test
+  void compactOnceReportsWhatItDid() throws Exception {
+    String table = dir.resolve("report").toString();
+    createStable(table);
+    append(table, 0, 1_000, 5);
+    Configuration options = new Configuration();
+    options.setString("path", table);
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+
+    List<CompactionSummary> first = LanceCompactionJob.compactOnce(env, options);
+    List<CompactionSummary> second = LanceCompactionJob.compactOnce(env, options);
+
+    assertThat(first)
+        .singleElement()
+        .satisfies(
+            s -> {
+              assertThat(s.outcome()).isEqualTo(CompactionSummary.Outcome.COMMITTED);
+              assertThat(s.fragmentsBefore()).isEqualTo(5);
+              assertThat(s.fragmentsAfter()).isEqualTo(1);
+              assertThat(s.rowsRewritten()).isEqualTo(1_000);
+              assertThat(s.bytesRewritten()).isPositive();
+            });
+    assertThat(second)
+        .singleElement()
+        .satisfies(
+            s -> assertThat(s.outcome()).isEqualTo(CompactionSummary.Outcome.NOTHING_TO_COMPACT));
+  }
+
+  private static int versions(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      return dataset.listVersions().size();
+    }
+  }
+
+  static List<List<String>> badArguments() {
+    return List.of(
+        List.of("--once"),
+        List.of("--path"),
+        List.of("--path", "TABLE", "--bogus", "1"),
+        List.of("--path", "TABLE", "--once", "--interval", "1 min"),
+        List.of("--path", "TABLE", "--interval", "soon"),
+        List.of("--path", "TABLE", "--target-rows-per-fragment", "-5"),
+        List.of("--path", "TABLE", "--cleanup-older-than", "yesterday"),
+        List.of("--path", "TABLE", "--storage.", "x"),
+        List.of("--path", "TABLE", "stray"));
+  }
+
+  @ParameterizedTest
+  @MethodSource("badArguments")
+  void badArgumentsPrintUsageAndLeaveTheTableAlone(List<String> args) throws Exception {
+    String table = dir.resolve("untouched").toString();
+    createStable(table);
+    append(table, 0, 100, 4);
+    long version = LanceTestTables.latestVersion(table);
+
+    assertThatThrownBy(
+            () ->
+                LanceCompactionJob.main(
+                    args.stream().map(a -> a.replace("TABLE", table)).toArray(String[]::new)))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Usage: LanceCompactionJob --path <uri>");
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(version);
+    assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(4);
+  }
+
+  @Test
+  void aMissingTableFailsBeforeTheJobStarts() {
+    String missing = dir.resolve("missing").toString();
+
+    assertThatThrownBy(() -> LanceCompactionJob.main(new String[] {"--path", missing, "--once"}))
+        .hasMessageContaining(missing)
+        .hasMessageContaining("does not exist");
+    assertThat(Files.exists(Path.of(missing))).isFalse();
+  }
+
+  @Test
+  void runsNextToASinkWritingTheSameTable(@InjectMiniCluster MiniCluster miniCluster)
+      throws Exception {
+    String table = dir.resolve("shared").toString();
+    int rows = 10_000;
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.enableCheckpointing(100);
+    env.fromSource(
+            TestRows.source(rows, RateLimiterStrategy.perCheckpoint(100)),
+            WatermarkStrategy.noWatermarks(),
+            "ids")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).stableRowIds(true).build());
+    JobClient sink = env.executeAsync("sink");
+    // the compaction jobs run at parallelism 1, next to the sink's 2 slots
+    TestStreamEnvironment.setAsContext(miniCluster, 1);
+    CompletableFuture<?> done = sink.getJobExecutionResult();
+
+    int passes = 0;
+    while (!done.isDone()) {
+      if (LanceTestTables.exists(table) && LanceTestTables.fragmentCount(table) >= 4) {
+        LanceCompactionJob.main(new String[] {"--path", table, "--once"});
+        passes++;
+      } else {
+        Thread.sleep(100);
+      }
+    }
+    done.get();
+
+    assertThat(passes).as("compaction passes while the sink ran").isGreaterThanOrEqualTo(2);
+    assertThat(LanceTestTables.readLongs(table, "id"))
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(0, rows).boxed().toList());
+    assertThat(LanceTestTables.commits(table).stream().filter(c -> c.operation().equals("Rewrite")))
+        .as("compaction commits")
+        .isNotEmpty();
+    dev.flinklance.compactor.testing.LineageCheck.assertUnchangedSinceAppend(table);
+  }
+}
