@@ -1,5 +1,6 @@
 package dev.flinklance.dataset;
 
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.annotation.PublicEvolving;
@@ -54,6 +55,19 @@ public final class LanceDatasetOptions {
                   + " needs 2.2). An existing table keeps its own version.");
 
   private LanceDatasetOptions() {}
+
+  /**
+   * The table at {@code path}, reached with the {@code storage.*} entries of {@code options}. A
+   * relative local path is resolved here, where the job is built: each task manager would otherwise
+   * resolve it against its own working directory.
+   */
+  public static LanceDataset dataset(String path, Map<String, String> options) {
+    String uri = path.trim();
+    if (!uri.contains("://")) {
+      uri = Path.of(uri).toAbsolutePath().normalize().toString();
+    }
+    return new LanceDataset(uri, storageOptions(options));
+  }
 
   /** The Lance storage options among {@code options}: every {@code storage.*} key, unprefixed. */
   public static Map<String, String> storageOptions(Map<String, String> options) {

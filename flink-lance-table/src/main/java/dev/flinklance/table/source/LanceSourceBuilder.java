@@ -1,0 +1,140 @@
+package dev.flinklance.table.source;
+
+import dev.flinklance.arrow.read.ArrowTypeConverter;
+import dev.flinklance.dataset.LanceDatasetOptions;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.types.logical.RowType;
+import org.lance.Dataset;
+
+/**
+ * Builds a {@link LanceSource}. Setters write {@link LanceSourceOptions} and {@link
+ * LanceDatasetOptions}; {@link #build()} validates them and reads the table's schema, so a wrong
+ * path, version or column fails before the job is submitted.
+ */
+@PublicEvolving
+public final class LanceSourceBuilder {
+  private final Configuration options = new Configuration();
+  private List<String> columns;
+  private String filter;
+  private Long limit;
+
+  LanceSourceBuilder() {}
+
+  /** The table's URI: a local path, {@code file://}, {@code s3://}, ... */
+  public LanceSourceBuilder path(String uri) {
+    return set(LanceDatasetOptions.PATH, uri);
+  }
+
+  /** Lance storage options (object-store credentials, endpoint, timeouts), without prefix. */
+  public LanceSourceBuilder storageOptions(Map<String, String> storageOptions) {
+    storageOptions.forEach(this::storageOption);
+    return this;
+  }
+
+  public LanceSourceBuilder storageOption(String key, String value) {
+    options.setString(LanceDatasetOptions.STORAGE_PREFIX + key, value);
+    return this;
+  }
+
+  /** Reads this table version instead of the latest one. */
+  public LanceSourceBuilder version(long version) {
+    return set(LanceSourceOptions.SCAN_VERSION, version);
+  }
+
+  /** Reads the version the tag points to. */
+  public LanceSourceBuilder tag(String tag) {
+    return set(LanceSourceOptions.SCAN_TAG, tag);
+  }
+
+  public LanceSourceBuilder batchSize(int rows) {
+    return set(LanceSourceOptions.SCAN_BATCH_SIZE, rows);
+  }
+
+  /** The columns to read, in the order of the produced rows. Default: every column. */
+  public LanceSourceBuilder columns(String... columns) {
+    this.columns = List.of(columns);
+    return this;
+  }
+
+  /** A filter in Lance's SQL dialect, evaluated by Lance, e.g. {@code "id > 10 AND x IS NULL"}. */
+  public LanceSourceBuilder filter(String lanceSqlFilter) {
+    this.filter = lanceSqlFilter;
+    return this;
+  }
+
+  /** Reads at most this many rows from each fragment. */
+  public LanceSourceBuilder limitPerSplit(long rows) {
+    if (rows < 0) {
+      throw new IllegalArgumentException("limit must not be negative, got " + rows);
+    }
+    this.limit = rows;
+    return this;
+  }
+
+  /** Options as string key-value pairs: {@code path}, {@code storage.*}, {@code scan.*}. */
+  public LanceSourceBuilder options(Map<String, String> keyValues) {
+    keyValues.forEach(options::setString);
+    return this;
+  }
+
+  public <V> LanceSourceBuilder set(ConfigOption<V> option, V value) {
+    options.set(option, value);
+    return this;
+  }
+
+  /**
+   * @throws IllegalArgumentException for an invalid option, a missing column or a column type
+   *     without a Flink equivalent
+   * @throws dev.flinklance.dataset.LanceDatasetException if the table or version cannot be opened
+   */
+  public LanceSource build() {
+    LanceSourceConfig config = LanceSourceConfig.from(options);
+    Schema schema;
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset =
+            TableVersions.open(config.dataset(), config.version(), config.tag(), allocator)) {
+      schema = dataset.getSchema();
+    }
+    RowType rowType = project(schema, columns);
+    return new LanceSource(
+        new LanceScan(
+            config.dataset(),
+            config.version(),
+            config.tag(),
+            rowType,
+            filter,
+            limit,
+            config.batchSize()));
+  }
+
+  /** The Flink row type of {@code columns} (all when null), each checked to exist and be read. */
+  static RowType project(Schema schema, List<String> columns) {
+    List<String> names =
+        columns == null ? schema.getFields().stream().map(Field::getName).toList() : columns;
+    List<RowType.RowField> fields = new ArrayList<>(names.size());
+    for (String name : names) {
+      Field field =
+          schema.getFields().stream()
+              .filter(f -> f.getName().equals(name))
+              .findFirst()
+              .orElseThrow(
+                  () ->
+                      new IllegalArgumentException(
+                          String.format(
+                              "Column '%s' does not exist in the table; columns are %s",
+                              name,
+                              schema.getFields().stream().map(Field::getName).toList())));
+      fields.add(new RowType.RowField(name, ArrowTypeConverter.toLogicalType(field)));
+    }
+    return new RowType(fields);
+  }
+}

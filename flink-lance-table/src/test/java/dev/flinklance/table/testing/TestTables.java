@@ -1,0 +1,75 @@
+package dev.flinklance.table.testing;
+
+import dev.flinklance.arrow.ArrowSchemaConverter;
+import dev.flinklance.arrow.write.ArrowBatchWriter;
+import dev.flinklance.dataset.LanceDataset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+import org.lance.CommitBuilder;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.FragmentMetadata;
+import org.lance.Transaction;
+import org.lance.operation.Append;
+
+/**
+ * Writes test tables without a Flink job: rows through the shared Arrow writer, one fragment per
+ * {@code rowsPerFragment} rows, one Lance Append per call (one table version).
+ */
+public final class TestTables {
+
+  private TestTables() {}
+
+  public static void create(String uri, RowType rowType, Map<String, Integer> vectorColumns) {
+    try (BufferAllocator allocator = new RootAllocator()) {
+      new LanceDataset(uri, Map.of())
+          .createIfAbsent(
+              allocator, ArrowSchemaConverter.toArrowSchema(rowType, vectorColumns), false, null)
+          .orElseThrow()
+          .close();
+    }
+  }
+
+  /** Appends {@code rows} as fragments of at most {@code rowsPerFragment} rows. */
+  public static void append(String uri, RowType rowType, List<RowData> rows, int rowsPerFragment) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+      Schema schema = dataset.getSchema();
+      List<FragmentMetadata> fragments = new ArrayList<>();
+      for (int start = 0; start < rows.size(); start += rowsPerFragment) {
+        try (ArrowBatchWriter batch = ArrowBatchWriter.create(rowType, schema, allocator)) {
+          for (RowData row : rows.subList(start, Math.min(rows.size(), start + rowsPerFragment))) {
+            batch.write(row);
+          }
+          fragments.addAll(
+              Fragment.write()
+                  .datasetUri(uri)
+                  .allocator(allocator)
+                  .data(batch.seal())
+                  .dataStorageVersion(dataset.getLanceFileFormatVersion())
+                  .execute());
+        }
+      }
+      try (Transaction append =
+              new Transaction.Builder()
+                  .readVersion(dataset.version())
+                  .operation(Append.builder().fragments(fragments).build())
+                  .build();
+          Dataset ignored = new CommitBuilder(dataset).execute(append)) {
+        // committed
+      }
+    }
+  }
+
+  /** A new table holding {@code rows}. */
+  public static void write(String uri, RowType rowType, List<RowData> rows, int rowsPerFragment) {
+    create(uri, rowType, Map.of());
+    append(uri, rowType, rows, rowsPerFragment);
+  }
+}
