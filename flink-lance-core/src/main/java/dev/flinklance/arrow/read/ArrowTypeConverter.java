@@ -2,9 +2,13 @@ package dev.flinklance.arrow.read;
 
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongFunction;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.table.types.logical.ArrayType;
@@ -31,8 +35,12 @@ import org.apache.flink.table.types.logical.VarCharType;
  * Maps a Lance table's Arrow schema to Flink types: the schema a catalog reports and a source
  * produces. Covers what the sink writes and what other Lance writers produce: large and view
  * strings/binaries, fixed-size binaries, fixed-size lists (vectors), timestamps in every unit with
- * or without a zone, dictionary-encoded values (an Arrow field's type is its value type), and
- * unsigned integers, which become the next wider signed type so that no value overflows.
+ * or without a zone, dictionary-encoded values, and unsigned integers, which become the next wider
+ * signed type so that no value overflows.
+ *
+ * <p>Arrow Java gives a dictionary-encoded field the type of its indices; the values' type is only
+ * known to the reader's dictionaries, which is why conversions take the dictionaries' value fields
+ * by id ({@link LanceReadSchema} gets them without reading data).
  */
 public final class ArrowTypeConverter {
 
@@ -42,34 +50,63 @@ public final class ArrowTypeConverter {
   private ArrowTypeConverter() {}
 
   /**
+   * @param dictionaries the value field of each dictionary by id, or null if there are none
    * @throws UnsupportedArrowTypeException naming the first column without a Flink type
    */
-  public static RowType toRowType(Schema schema) {
-    return toRowType(schema.getFields(), "");
+  public static RowType toRowType(Schema schema, LongFunction<Field> dictionaries) {
+    return toRowType(schema.getFields(), "", dictionaries);
   }
 
   /**
+   * @param dictionaries the value field of each dictionary by id, or null if there are none
    * @throws UnsupportedArrowTypeException naming the column (path) without a Flink type
    */
-  public static LogicalType toLogicalType(Field field) {
-    return toLogicalType(field, field.getName());
+  public static LogicalType toLogicalType(Field field, LongFunction<Field> dictionaries) {
+    return toLogicalType(field, field.getName(), dictionaries);
   }
 
-  private static RowType toRowType(List<Field> fields, String prefix) {
+  /** The type of the values a field holds: the dictionary's for a dictionary-encoded field. */
+  public static ArrowType valueType(Field field, LongFunction<Field> dictionaries) {
+    DictionaryEncoding encoding = field.getDictionary();
+    if (encoding == null) {
+      return field.getType();
+    }
+    Field values = dictionaries == null ? null : dictionaries.apply(encoding.getId());
+    if (values == null) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Column '%s' is dictionary-encoded, but its dictionary is unknown", field.getName()));
+    }
+    return values.getType();
+  }
+
+  /** The value fields of a reader's (or batch's) dictionaries. */
+  public static LongFunction<Field> valuesOf(DictionaryProvider provider) {
+    return id -> {
+      Dictionary dictionary = provider.lookup(id);
+      return dictionary == null ? null : dictionary.getVector().getField();
+    };
+  }
+
+  private static RowType toRowType(
+      List<Field> fields, String prefix, LongFunction<Field> dictionaries) {
     List<RowType.RowField> rowFields = new ArrayList<>(fields.size());
     for (Field field : fields) {
       rowFields.add(
-          new RowType.RowField(field.getName(), toLogicalType(field, prefix + field.getName())));
+          new RowType.RowField(
+              field.getName(), toLogicalType(field, prefix + field.getName(), dictionaries)));
     }
     return new RowType(rowFields);
   }
 
-  private static LogicalType toLogicalType(Field field, String path) {
-    return toLogicalTypeNotNull(field, path).copy(field.isNullable());
+  private static LogicalType toLogicalType(
+      Field field, String path, LongFunction<Field> dictionaries) {
+    return toLogicalTypeNotNull(field, path, dictionaries).copy(field.isNullable());
   }
 
-  private static LogicalType toLogicalTypeNotNull(Field field, String path) {
-    ArrowType type = field.getType();
+  private static LogicalType toLogicalTypeNotNull(
+      Field field, String path, LongFunction<Field> dictionaries) {
+    ArrowType type = valueType(field, dictionaries);
     switch (type.getTypeID()) {
       case Bool:
         return new BooleanType();
@@ -107,17 +144,22 @@ public final class ArrowTypeConverter {
             : new LocalZonedTimestampType(precision);
       case List:
       case LargeList:
+        return new ArrayType(toLogicalType(field.getChildren().get(0), path + "[]", dictionaries));
       case FixedSizeList:
-        Field element = field.getChildren().get(0);
-        return new ArrayType(toLogicalType(element, path + "[]"));
+        // Lance does not keep the nullability of a vector's elements (it reports them nullable
+        // whatever was written); vectors are null-free, which is also what the sink's bulk copy
+        // of embeddings and Lance's vector indexes expect.
+        return new ArrayType(
+            toLogicalType(field.getChildren().get(0), path + "[]", dictionaries).copy(false));
       case Map:
         Field entries = field.getChildren().get(0);
         Field key = entries.getChildren().get(0);
         Field value = entries.getChildren().get(1);
         return new MapType(
-            toLogicalType(key, path + "{key}"), toLogicalType(value, path + "{value}"));
+            toLogicalType(key, path + "{key}", dictionaries),
+            toLogicalType(value, path + "{value}", dictionaries));
       case Struct:
-        return toRowType(field.getChildren(), path + ".");
+        return toRowType(field.getChildren(), path + ".", dictionaries);
       default:
         throw new UnsupportedArrowTypeException(path, type);
     }

@@ -7,6 +7,7 @@ import dev.flinklance.table.source.enumerator.SplitPlanner;
 import dev.flinklance.table.source.reader.LanceSourceReader;
 import dev.flinklance.table.source.split.LanceSplit;
 import dev.flinklance.table.source.split.LanceSplitSerializer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.connector.source.Boundedness;
@@ -51,6 +52,12 @@ public final class LanceSource
 
   public static LanceSourceBuilder builder() {
     return new LanceSourceBuilder();
+  }
+
+  /** A source for a scan resolved elsewhere (the SQL connector plans its own). */
+  @Internal
+  public static LanceSource of(LanceScan scan) {
+    return new LanceSource(scan);
   }
 
   /** The type of the produced rows: the selected columns, in order. */

@@ -1,19 +1,13 @@
 package dev.flinklance.table.source;
 
-import dev.flinklance.arrow.read.ArrowTypeConverter;
+import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceDatasetOptions;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.types.logical.RowType;
-import org.lance.Dataset;
 
 /**
  * Builds a {@link LanceSource}. Setters write {@link LanceSourceOptions} and {@link
@@ -98,13 +92,9 @@ public final class LanceSourceBuilder {
    */
   public LanceSource build() {
     LanceSourceConfig config = LanceSourceConfig.from(options);
-    Schema schema;
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset =
-            TableVersions.open(config.dataset(), config.version(), config.tag(), allocator)) {
-      schema = dataset.getSchema();
-    }
-    RowType rowType = project(schema, columns);
+    LanceReadSchema schema =
+        TableVersions.readSchema(config.dataset(), config.version(), config.tag());
+    RowType rowType = columns == null ? schema.rowType() : schema.rowType(columns);
     return new LanceSource(
         new LanceScan(
             config.dataset(),
@@ -114,27 +104,5 @@ public final class LanceSourceBuilder {
             filter,
             limit,
             config.batchSize()));
-  }
-
-  /** The Flink row type of {@code columns} (all when null), each checked to exist and be read. */
-  static RowType project(Schema schema, List<String> columns) {
-    List<String> names =
-        columns == null ? schema.getFields().stream().map(Field::getName).toList() : columns;
-    List<RowType.RowField> fields = new ArrayList<>(names.size());
-    for (String name : names) {
-      Field field =
-          schema.getFields().stream()
-              .filter(f -> f.getName().equals(name))
-              .findFirst()
-              .orElseThrow(
-                  () ->
-                      new IllegalArgumentException(
-                          String.format(
-                              "Column '%s' does not exist in the table; columns are %s",
-                              name,
-                              schema.getFields().stream().map(Field::getName).toList())));
-      fields.add(new RowType.RowField(name, ArrowTypeConverter.toLogicalType(field)));
-    }
-    return new RowType(fields);
   }
 }

@@ -2,7 +2,9 @@ package dev.flinklance.table.source;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.arrow.read.LanceReadSchema;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 
@@ -11,6 +13,18 @@ import org.lance.Dataset;
 public final class TableVersions {
 
   private TableVersions() {}
+
+  /** The schema of the version a scan reads, as the scan produces it. */
+  public static LanceReadSchema readSchema(LanceDataset table, Long version, String tag) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(table, version, tag, allocator)) {
+      return LanceReadSchema.of(dataset);
+    } catch (LanceDatasetException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new LanceDatasetException(table.uri(), "cannot read the table's schema", e);
+    }
+  }
 
   /**
    * @param version the version to open, or null

@@ -8,6 +8,8 @@ import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -16,6 +18,8 @@ import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 import org.lance.Transaction;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
 import org.lance.operation.Append;
 
 /**
@@ -65,6 +69,26 @@ public final class TestTables {
         // committed
       }
     }
+  }
+
+  /** The values of a BIGINT column at one table version, read with Lance's own scanner. */
+  public static List<Long> readLongsAt(String uri, String column, long version) {
+    List<Long> values = new ArrayList<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator, version);
+        LanceScanner scanner =
+            dataset.newScan(new ScanOptions.Builder().columns(List.of(column)).build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        BigIntVector vector = (BigIntVector) reader.getVectorSchemaRoot().getVector(column);
+        for (int i = 0; i < vector.getValueCount(); i++) {
+          values.add(vector.get(i));
+        }
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("cannot read " + uri + " at version " + version, e);
+    }
+    return values;
   }
 
   /** A new table holding {@code rows}. */
