@@ -12,6 +12,7 @@ import java.util.Set;
 import org.apache.arrow.vector.types.DateUnit;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.expressions.ValueLiteralExpression;
 import org.apache.flink.table.types.logical.LogicalTypeFamily;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
@@ -22,7 +23,8 @@ import org.apache.flink.table.types.logical.LogicalTypeRoot;
  * rounds where the value does not fit (measured with lance-core 7.0.0): a literal is written only
  * when the column's type holds it exactly, so that Lance compares exactly what Flink would.
  */
-final class LanceLiterals {
+@Internal
+public final class LanceLiterals {
   private static final DateTimeFormatter DATE = DateTimeFormatter.ofPattern("uuuu-MM-dd");
   // Lance parses timestamp literals to microseconds: finer literals are not written at all.
   private static final DateTimeFormatter TIMESTAMP =
@@ -90,7 +92,8 @@ final class LanceLiterals {
     }
   }
 
-  static String quote(String value) {
+  /** A Lance SQL string literal. */
+  public static String quote(String value) {
     return "'" + value.replace("'", "''") + "'";
   }
 
