@@ -26,7 +26,6 @@ import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.table.types.logical.utils.LogicalTypeCasts;
 import org.lance.Dataset;
 
 /**
@@ -140,7 +139,7 @@ public class LanceDynamicTableFactory
     for (int i = 0; i < declared.getFieldCount(); i++) {
       LogicalType tableType = actual.getTypeAt(i);
       LogicalType declaredType = declared.getTypeAt(i);
-      if (!LogicalTypeCasts.supportsAvoidingCast(tableType, declaredType)) {
+      if (!ReadableAs.readableAs(tableType, declaredType)) {
         throw new ValidationException(
             String.format(
                 "Lance table '%s': column '%s' is declared as %s, but the table holds %s",
