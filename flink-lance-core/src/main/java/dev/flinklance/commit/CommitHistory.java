@@ -1,73 +1,68 @@
 package dev.flinklance.commit;
 
-import dev.flinklance.dataset.LanceErrors;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceErrors;
 import java.util.Map;
 import java.util.Optional;
-import java.util.OptionalLong;
+import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.Transaction;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads commit stamps back from the table's versions, newest first. Uses {@code
+ * Reads commit stamps back from a table's versions, newest first. Uses {@code
  * checkoutVersion(v).readTransaction()}: in lance-core 7.0.0 {@code
  * DatasetDelta.listTransactions()} fails with an UnsatisfiedLinkError.
  */
+@Internal
 public final class CommitHistory {
   private static final Logger LOG = LoggerFactory.getLogger(CommitHistory.class);
 
   private CommitHistory() {}
 
+  /** How far a sink run's commits got, as far as the table's history tells. */
+  public sealed interface RunProgress {
+    /** The newest commit of the run has sequence number {@code seq}. */
+    record Landed(long seq, long version) implements RunProgress {}
+
+    /** Nothing of the run is in the table. */
+    record NothingLanded() implements RunProgress {}
+
+    /** The history ended before an answer: versions cleaned up, or the walk's bound reached. */
+    record Unknown(String why) implements RunProgress {}
+  }
+
   /**
-   * The checkpoint id of {@code commitUser}'s newest commit, looking at most {@code maxVersions}
-   * versions back. Empty if none was found; a WARN says why when the search was cut short.
+   * How far {@code run} got. Commits of one run land in sequence order, so the newest one found
+   * answers for every committable of the run. The walk goes from the newest version down to {@code
+   * afterVersion} (exclusive: the run cannot have committed before it started), reading at most
+   * {@code maxVersions} versions, and stops at the first commit of the run.
    */
-  public static OptionalLong lastCheckpointOf(Dataset latest, String commitUser, int maxVersions) {
+  public static RunProgress progressOf(
+      Dataset latest, String run, long afterVersion, int maxVersions) {
     long newest = latest.version();
-    long oldest = Math.max(1, newest - maxVersions + 1);
+    long oldest = Math.max(afterVersion + 1, Math.max(1, newest - maxVersions + 1));
     for (long version = newest; version >= oldest; version--) {
       Optional<Map<String, String>> properties = propertiesAt(latest, version);
       if (properties.isEmpty()) {
-        LOG.warn(
-            "Version {} of {} is gone (cleaned up?); no commit of commit user '{}' found in"
-                + " versions {}..{}. Treating its pending commits as not yet committed.",
-            version,
-            latest.uri(),
-            commitUser,
-            version + 1,
-            newest);
-        return OptionalLong.empty();
+        return new RunProgress.Unknown(
+            String.format("version %d of %s is gone (cleaned up?)", version, latest.uri()));
       }
-      OptionalLong checkpoint = CommitStamp.checkpointOf(properties.get(), commitUser);
-      if (checkpoint.isPresent()) {
-        return checkpoint;
+      Optional<CommitStamp> stamp = CommitStamp.from(properties.get());
+      if (stamp.isPresent() && stamp.get().run().equals(run)) {
+        return new RunProgress.Landed(stamp.get().runSeq(), version);
       }
     }
-    if (oldest > 1) {
-      LOG.warn(
-          "No commit of commit user '{}' in the newest {} versions of {} (option"
-              + " sink.commit.dedupe.max-versions). Treating its pending commits as not yet committed;"
-              + " if one did land earlier, its rows are now duplicated.",
-          commitUser,
-          maxVersions,
-          latest.uri());
+    if (oldest > afterVersion + 1 && oldest > 1) {
+      return new RunProgress.Unknown(
+          String.format(
+              "read the newest %d versions of %s (option sink.commit.dedupe.max-versions)"
+                  + " without reaching version %d, where the run started",
+              maxVersions, latest.uri(), afterVersion));
     }
-    return OptionalLong.empty();
-  }
-
-  /** True if a version newer than {@code afterVersion} carries exactly this stamp. */
-  public static boolean containsCommitAfter(
-      Dataset latest, long afterVersion, String commitUser, long checkpointId) {
-    for (long version = latest.version(); version > afterVersion; version--) {
-      Optional<Map<String, String>> properties = propertiesAt(latest, version);
-      if (properties.isPresent()
-          && CommitStamp.checkpointOf(properties.get(), commitUser).orElse(-1) == checkpointId) {
-        return true;
-      }
-    }
-    return false;
+    LOG.debug("No commit of sink run {} in versions {}..{} of {}", run, oldest, newest, latest);
+    return new RunProgress.NothingLanded();
   }
 
   /** The transaction properties of a version; empty if the version no longer exists. */
@@ -84,7 +79,7 @@ public final class CommitHistory {
       if (LanceErrors.isNotFound(e)) {
         return Optional.empty();
       }
-      throw new LanceDatasetException(latest.uri(), "cannot read version " + version, e);
+      throw LanceDatasetException.wrap(latest.uri(), "cannot read version " + version, e);
     }
   }
 }

@@ -1,7 +1,9 @@
 package dev.flinklance.dataset;
 
+import dev.flinklance.dataset.LanceDatasetOptions.ConditionalPutCheck;
 import java.io.Serializable;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -24,10 +26,20 @@ public final class LanceDataset implements Serializable {
 
   private final String uri;
   private final Map<String, String> storageOptions;
+  private final ConditionalPutCheck conditionalPutCheck;
 
   public LanceDataset(String uri, Map<String, String> storageOptions) {
+    this(uri, storageOptions, ConditionalPutCheck.FAIL);
+  }
+
+  /**
+   * @param conditionalPutCheck what {@link ConditionalPutProbe#verify} does before the first write
+   */
+  public LanceDataset(
+      String uri, Map<String, String> storageOptions, ConditionalPutCheck conditionalPutCheck) {
     this.uri = uri;
     this.storageOptions = Map.copyOf(storageOptions);
+    this.conditionalPutCheck = conditionalPutCheck;
   }
 
   public String uri() {
@@ -38,10 +50,26 @@ public final class LanceDataset implements Serializable {
     return storageOptions;
   }
 
+  public ConditionalPutCheck conditionalPutCheck() {
+    return conditionalPutCheck;
+  }
+
+  /** Whether the table is on an object store: any URI with a scheme but file:// and memory://. */
+  public boolean onObjectStore() {
+    int schemeEnd = uri.indexOf("://");
+    if (schemeEnd <= 0) {
+      return false; // a local path (or a Windows drive letter)
+    }
+    String scheme = uri.substring(0, schemeEnd).toLowerCase(Locale.ROOT);
+    return !scheme.equals("file")
+        && !scheme.equals("file-object-store")
+        && !scheme.equals("memory");
+  }
+
   /** Opens the latest version. */
   public Dataset open(BufferAllocator allocator) {
     return openIfExists(allocator)
-        .orElseThrow(() -> new LanceDatasetException(uri, "the table does not exist", null));
+        .orElseThrow(() -> new PermanentDatasetException(uri, "the table does not exist", null));
   }
 
   /** Opens the latest version, or returns empty if there is no table at the URI. */
@@ -52,7 +80,7 @@ public final class LanceDataset implements Serializable {
       if (LanceErrors.isNotFound(e)) {
         return Optional.empty();
       }
-      throw new LanceDatasetException(uri, "cannot open the table", e);
+      throw LanceDatasetException.wrap(uri, "cannot open the table", e);
     }
   }
 
@@ -121,7 +149,7 @@ public final class LanceDataset implements Serializable {
       if (LanceErrors.isAlreadyExists(e) || LanceErrors.isCommitConflict(e)) {
         return Optional.empty();
       }
-      throw new LanceDatasetException(uri, "cannot create the table", e);
+      throw LanceDatasetException.wrap(uri, "cannot create the table", e);
     }
     if (created.version() == 1) {
       return Optional.of(created);
@@ -141,7 +169,7 @@ public final class LanceDataset implements Serializable {
     try (Dataset theirs = created.checkoutVersion(replaced)) {
       theirs.restore();
     } catch (Exception e) {
-      throw new LanceDatasetException(
+      throw new PermanentDatasetException(
           uri,
           String.format(
               "a concurrent creation replaced version %d and restoring it failed; restore it"

@@ -6,6 +6,7 @@ import java.util.TreeMap;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.Configuration;
 
 /**
  * Options that say which Lance table and how to create it. Sink, source, compactor and catalog all
@@ -54,19 +55,47 @@ public final class LanceDatasetOptions {
                   + " 2.2. Default: Lance's default, or 2.2 when the schema has a MAP column (MAP"
                   + " needs 2.2). An existing table keeps its own version.");
 
+  /** What a writer does about an object store that ignores create-only PUTs. */
+  @PublicEvolving
+  public enum ConditionalPutCheck {
+    /** Probe the store; fail if it ignores create-only PUTs. */
+    FAIL,
+    /** Probe the store; log a warning if it ignores create-only PUTs. */
+    WARN,
+    /** Do not probe. */
+    SKIP
+  }
+
+  public static final ConfigOption<ConditionalPutCheck> OBJECT_STORE_CONDITIONAL_PUT_CHECK =
+      ConfigOptions.key("object-store.conditional-put-check")
+          .enumType(ConditionalPutCheck.class)
+          .defaultValue(ConditionalPutCheck.FAIL)
+          .withDescription(
+              "Before the first write to a table on an object store (any URI but a local path or"
+                  + " file://), each JVM checks once that the store rejects a second create-only"
+                  + " PUT (If-None-Match: *) of the same key, which Lance's commits rely on: on a"
+                  + " store that ignores it, concurrent commits silently overwrite each other."
+                  + " FAIL stops the job with an error if the store ignores it; WARN logs a"
+                  + " warning instead (acceptable when only one writer ever commits to the"
+                  + " table); SKIP does not check. See docs/object-stores.md.");
+
   private LanceDatasetOptions() {}
 
   /**
-   * The table at {@code path}, reached with the {@code storage.*} entries of {@code options}. A
-   * relative local path is resolved here, where the job is built: each task manager would otherwise
-   * resolve it against its own working directory.
+   * The table that {@code options} (as a job, SQL or the catalog gives them) describe at {@code
+   * uri}: its {@code storage.*} options and the object-store checks to run before writing. A
+   * relative local path is resolved here, where the job is built: each task manager would
+   * otherwise resolve it against its own working directory.
    */
-  public static LanceDataset dataset(String path, Map<String, String> options) {
-    String uri = path.trim();
-    if (!uri.contains("://")) {
-      uri = Path.of(uri).toAbsolutePath().normalize().toString();
+  public static LanceDataset dataset(String uri, Configuration options) {
+    String resolved = uri.trim();
+    if (!resolved.contains("://")) {
+      resolved = Path.of(resolved).toAbsolutePath().normalize().toString();
     }
-    return new LanceDataset(uri, storageOptions(options));
+    return new LanceDataset(
+        resolved,
+        storageOptions(options.toMap()),
+        options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK));
   }
 
   /** The Lance storage options among {@code options}: every {@code storage.*} key, unprefixed. */

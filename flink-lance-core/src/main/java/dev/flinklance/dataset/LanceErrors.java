@@ -1,5 +1,7 @@
 package dev.flinklance.dataset;
 
+import java.util.List;
+
 /**
  * Recognises Lance failures by their message. Lance's Java binding raises most errors as
  * IllegalArgumentException/RuntimeException without a type per cause, so the message is all there
@@ -23,5 +25,34 @@ public final class LanceErrors {
 
   public static boolean isAlreadyExists(Throwable e) {
     return String.valueOf(e.getMessage()).contains("already exists");
+  }
+
+  /**
+   * Phrases of failures that stay: the operating system refusing a path, an object store refusing
+   * the credentials or not knowing the bucket, Lance rejecting its input.
+   */
+  private static final List<String> PERMANENT =
+      List.of(
+          "No such file or directory (os error 2)",
+          "Operation not permitted (os error 1)",
+          "Permission denied (os error 13)",
+          "Not a directory (os error 20)",
+          "Read-only file system (os error 30)",
+          "Unknown storage format",
+          "Invalid user input",
+          "NoSuchBucket",
+          "InvalidAccessKeyId",
+          "SignatureDoesNotMatch",
+          "AccessDenied");
+
+  /** Whether a Lance failure (anywhere in the cause chain) is one that no retry can fix. */
+  public static boolean isPermanent(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      String message = String.valueOf(t.getMessage());
+      if (PERMANENT.stream().anyMatch(message::contains)) {
+        return true;
+      }
+    }
+    return false;
   }
 }

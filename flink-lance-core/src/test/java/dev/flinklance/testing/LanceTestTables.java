@@ -18,6 +18,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.lance.Dataset;
 import org.lance.Fragment;
+import org.lance.ReadOptions;
 import org.lance.Transaction;
 import org.lance.fragment.DataFile;
 import org.lance.ipc.LanceScanner;
@@ -36,6 +37,16 @@ public final class LanceTestTables {
       String id = properties.get(CommitStamp.CHECKPOINT_ID);
       return id == null ? null : Long.parseLong(id);
     }
+
+    /** The sink run that made this commit, or null for commits of other writers. */
+    public String run() {
+      return properties.get(CommitStamp.RUN);
+    }
+
+    public Long runSeq() {
+      String seq = properties.get(CommitStamp.RUN_SEQ);
+      return seq == null ? null : Long.parseLong(seq);
+    }
   }
 
   private LanceTestTables() {}
@@ -45,8 +56,12 @@ public final class LanceTestTables {
   }
 
   public static long latestVersion(String uri) {
+    return latestVersion(uri, Map.of());
+  }
+
+  public static long latestVersion(String uri, Map<String, String> storageOptions) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = open(uri, allocator)) {
+        Dataset dataset = open(uri, storageOptions, allocator)) {
       return dataset.version();
     }
   }
@@ -67,8 +82,13 @@ public final class LanceTestTables {
 
   /** Commits fragments as a plain, unstamped Append (another writer's commit). */
   public static void appendFragments(String uri, List<org.lance.FragmentMetadata> fragments) {
+    appendFragments(uri, Map.of(), fragments);
+  }
+
+  public static void appendFragments(
+      String uri, Map<String, String> storageOptions, List<org.lance.FragmentMetadata> fragments) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = open(uri, allocator);
+        Dataset dataset = open(uri, storageOptions, allocator);
         Transaction append =
             new Transaction.Builder()
                 .readVersion(dataset.version())
@@ -81,9 +101,14 @@ public final class LanceTestTables {
 
   /** All values of the given columns, row by row, as Arrow's Java objects. */
   public static List<List<Object>> readColumns(String uri, List<String> columns) {
+    return readColumns(uri, Map.of(), columns);
+  }
+
+  public static List<List<Object>> readColumns(
+      String uri, Map<String, String> storageOptions, List<String> columns) {
     List<List<Object>> rows = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = open(uri, allocator);
+        Dataset dataset = open(uri, storageOptions, allocator);
         LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().columns(columns).build());
         ArrowReader reader = scanner.scanBatches()) {
       while (reader.loadNextBatch()) {
@@ -105,14 +130,25 @@ public final class LanceTestTables {
 
   /** Values of one BIGINT column. */
   public static List<Long> readLongs(String uri, String column) {
-    return readColumns(uri, List.of(column)).stream().map(row -> (Long) row.get(0)).toList();
+    return readLongs(uri, Map.of(), column);
+  }
+
+  public static List<Long> readLongs(
+      String uri, Map<String, String> storageOptions, String column) {
+    return readColumns(uri, storageOptions, List.of(column)).stream()
+        .map(row -> (Long) row.get(0))
+        .toList();
   }
 
   /** Every version of the table, oldest first, with its transaction properties. */
   public static List<Commit> commits(String uri) {
+    return commits(uri, Map.of());
+  }
+
+  public static List<Commit> commits(String uri, Map<String, String> storageOptions) {
     List<Commit> commits = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = open(uri, allocator)) {
+        Dataset dataset = open(uri, storageOptions, allocator)) {
       for (long version = 1; version <= dataset.version(); version++) {
         try (Dataset at = dataset.checkoutVersion(version)) {
           Transaction transaction = at.readTransaction().orElseThrow();
@@ -130,7 +166,11 @@ public final class LanceTestTables {
 
   /** Commits that carry a checkpoint stamp (that is, commits made by a Lance sink). */
   public static List<Commit> sinkCommits(String uri) {
-    return commits(uri).stream().filter(c -> c.checkpointId() != null).toList();
+    return sinkCommits(uri, Map.of());
+  }
+
+  public static List<Commit> sinkCommits(String uri, Map<String, String> storageOptions) {
+    return commits(uri, storageOptions).stream().filter(c -> c.checkpointId() != null).toList();
   }
 
   /** Data files under the table that no fragment of the latest version references. */
@@ -157,6 +197,15 @@ public final class LanceTestTables {
   }
 
   private static Dataset open(String uri, BufferAllocator allocator) {
-    return Dataset.open().allocator(allocator).uri(uri).build();
+    return open(uri, Map.of(), allocator);
+  }
+
+  private static Dataset open(
+      String uri, Map<String, String> storageOptions, BufferAllocator allocator) {
+    return Dataset.open()
+        .allocator(allocator)
+        .uri(uri)
+        .readOptions(new ReadOptions.Builder().setStorageOptions(storageOptions).build())
+        .build();
   }
 }

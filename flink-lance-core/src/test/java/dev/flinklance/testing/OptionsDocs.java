@@ -46,7 +46,9 @@ public final class OptionsDocs {
     }
     assertThat(options).as("options found by reflection").isNotEmpty();
     for (ConfigOption<?> option : options) {
-      assertThat(page).as("row of option %s in docs/options.md", option.key()).contains(row(option));
+      assertThat(page)
+          .as("row of option %s in docs/options.md", option.key())
+          .contains(row(option));
     }
   }
 

@@ -1,6 +1,7 @@
 package dev.flinklance.testing;
 
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -30,11 +31,16 @@ public final class TestFragments {
 
   /** Creates an empty table (version 1) with Lance's own API. */
   public static void createTable(String uri, Schema schema) {
+    createTable(uri, Map.of(), schema);
+  }
+
+  public static void createTable(String uri, Map<String, String> storageOptions, Schema schema) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset ignored =
             Dataset.write()
                 .allocator(allocator)
                 .uri(uri)
+                .storageOptions(storageOptions)
                 .schema(schema)
                 .mode(WriteParams.WriteMode.CREATE)
                 .execute()) {
@@ -43,6 +49,11 @@ public final class TestFragments {
   }
 
   public static List<FragmentMetadata> write(String uri, long... ids) {
+    return write(uri, Map.of(), ids);
+  }
+
+  public static List<FragmentMetadata> write(
+      String uri, Map<String, String> storageOptions, long... ids) {
     try (BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
       root.allocateNew();
@@ -53,7 +64,12 @@ public final class TestFragments {
         names.setSafe(i, ("name-" + ids[i]).getBytes());
       }
       root.setRowCount(ids.length);
-      return Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute();
+      return Fragment.write()
+          .datasetUri(uri)
+          .storageOptions(storageOptions)
+          .allocator(allocator)
+          .data(root)
+          .execute();
     }
   }
 }

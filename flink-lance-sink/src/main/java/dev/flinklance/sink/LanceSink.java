@@ -13,6 +13,7 @@ import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
+import org.apache.flink.api.dag.Transformation;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
@@ -20,6 +21,7 @@ import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
+import org.apache.flink.streaming.api.transformations.PartitionTransformation;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.function.SerializableFunction;
@@ -103,8 +105,9 @@ public class LanceSink<T>
 
   /**
    * All write results go to one aggregator subtask, and its committables to one committer subtask.
-   * The aggregator gets a uid only when the sink has one: Flink rejects a sub-operator uid under a
-   * sink without one.
+   * The aggregator's uid follows the sink's: Flink names it "{sink uid}: Lance Commit Aggregator",
+   * so the commit user in its state maps across job upgrades. A sink without a uid cannot have
+   * sub-operator uids (Flink rejects them), so then the aggregator has none either.
    */
   @Override
   public DataStream<CommittableMessage<LanceCommittable>> addPreCommitTopology(
@@ -115,14 +118,26 @@ public class LanceSink<T>
             .transform(
                 AGGREGATOR_NAME,
                 CommittableMessageTypeInfo.of(LanceCommittableSerializer::new),
-                new CommitAggregator(config.commitUser()))
+                new CommitAggregator(config))
             .setParallelism(1)
             .setMaxParallelism(1);
-    String writerUid = writeResults.getTransformation().getUid();
-    if (writerUid != null && !writerUid.isEmpty()) {
+    if (sinkHasUid(writeResults.getTransformation())) {
       aggregated.uid(AGGREGATOR_NAME);
     }
     return aggregated.global();
+  }
+
+  /**
+   * The writer carries the sink's uid; Flink hands the pre-commit topology the writer's output
+   * behind partitioning steps, which never have one.
+   */
+  private static boolean sinkHasUid(Transformation<?> transformation) {
+    Transformation<?> writer = transformation;
+    while (writer instanceof PartitionTransformation<?> partition) {
+      writer = partition.getInputs().get(0);
+    }
+    String uid = writer.getUid();
+    return uid != null && !uid.isEmpty();
   }
 
   /** Compaction, when enabled ({@code compaction.enabled}) and flink-lance-compactor is present. */

@@ -20,6 +20,7 @@ public final class LanceSinkBuilder<T> {
   private final SerializableFunction<T, RowData> toRowData;
   private final Configuration options = new Configuration();
   private final Map<String, String> vectorColumns = new LinkedHashMap<>();
+  private boolean overwrite;
 
   LanceSinkBuilder(RowType rowType, SerializableFunction<T, RowData> toRowData) {
     this.rowType = rowType;
@@ -71,6 +72,16 @@ public final class LanceSinkBuilder<T> {
   }
 
   /**
+   * Replaces the table's rows with the input's instead of appending: ONE stamped Overwrite
+   * transaction at the end of the input (an empty input empties the table). Needs BATCH execution;
+   * this is what SQL's {@code INSERT OVERWRITE} does.
+   */
+  public LanceSinkBuilder<T> overwrite(boolean overwrite) {
+    this.overwrite = overwrite;
+    return this;
+  }
+
+  /**
    * Options as string key-value pairs, as the SQL connector receives them: any key of {@link
    * LanceDatasetOptions}, {@link LanceSinkOptions}, {@code storage.*} or a post-commit topology's
    * ({@code compaction.*}).
@@ -90,7 +101,7 @@ public final class LanceSinkBuilder<T> {
    * @throws IllegalArgumentException for an invalid option or a column type Lance cannot store
    */
   public LanceSink<T> build() {
-    LanceSinkConfig config = LanceSinkConfig.from(options);
+    LanceSinkConfig config = LanceSinkConfig.from(options, overwrite);
     ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
     PostCommitTopologies.validate(options);
     return new LanceSink<>(config, rowType, toRowData);

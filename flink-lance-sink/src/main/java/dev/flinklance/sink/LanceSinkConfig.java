@@ -9,7 +9,9 @@ import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_MAX_CONFLICT_RETRIES;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_USER;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_BUFFER_SIZE;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_FILE_SIZE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_ROWS_PER_FILE;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_ON_INVALID_RECORD;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
@@ -27,26 +29,30 @@ import org.apache.flink.configuration.MemorySize;
  */
 public final class LanceSinkConfig implements Serializable {
   private static final long serialVersionUID = 1L;
-  private static final long MIN_BUFFER_BYTES = MemorySize.ofMebiBytes(1).getBytes();
+  private static final long MIN_BUFFER_BYTES = MemorySize.ofMebiBytes(2).getBytes();
 
   private final Configuration options;
   private final LanceDataset dataset;
   private final String commitUser;
   private final int maxRowsPerFile;
   private final long maxBufferBytes;
+  private final long maxFileBytes;
   private final boolean stableRowIds;
   private final String dataStorageVersion;
   private final Map<String, Integer> vectorColumns;
   private final int commitMaxConflictRetries;
   private final int commitMaxAttempts;
   private final int dedupeMaxVersions;
+  private final boolean overwrite;
+  private final InvalidRecordPolicy onInvalidRecord;
 
-  private LanceSinkConfig(Configuration conf) {
+  private LanceSinkConfig(Configuration conf, boolean overwrite) {
     this.options = new Configuration(conf);
+    this.overwrite = overwrite;
     String path = conf.get(PATH);
     require(path != null && !path.isBlank(), PATH, "must be set to the table's URI");
-    this.dataset = new LanceDataset(
-            absolute(path.trim()), LanceDatasetOptions.storageOptions(conf.toMap()));
+    this.dataset =
+        new LanceDataset(absolute(path.trim()), LanceDatasetOptions.storageOptions(conf.toMap()));
     this.commitUser = conf.get(SINK_COMMIT_USER);
     require(commitUser == null || !commitUser.isBlank(), SINK_COMMIT_USER, "must not be blank");
     this.maxRowsPerFile = conf.get(SINK_MAX_ROWS_PER_FILE);
@@ -55,12 +61,16 @@ public final class LanceSinkConfig implements Serializable {
     require(
         maxBufferBytes >= MIN_BUFFER_BYTES,
         SINK_MAX_BUFFER_SIZE,
-        "must be at least 1 mb, got " + conf.get(SINK_MAX_BUFFER_SIZE));
+        "must be at least 2 mb, got " + conf.get(SINK_MAX_BUFFER_SIZE));
+    this.maxFileBytes = conf.get(SINK_MAX_FILE_SIZE).getBytes();
+    require(maxFileBytes >= MIN_BUFFER_BYTES, SINK_MAX_FILE_SIZE, "must be at least 2 mb");
+    this.onInvalidRecord = conf.get(SINK_ON_INVALID_RECORD);
     this.stableRowIds = conf.get(STABLE_ROW_IDS);
     this.dataStorageVersion = conf.get(DATA_STORAGE_VERSION);
     this.vectorColumns = parseVectorColumns(conf.get(VECTOR_COLUMNS));
     this.commitMaxConflictRetries = conf.get(SINK_COMMIT_MAX_CONFLICT_RETRIES);
-    require(commitMaxConflictRetries >= 0, SINK_COMMIT_MAX_CONFLICT_RETRIES, "must not be negative");
+    require(
+        commitMaxConflictRetries >= 0, SINK_COMMIT_MAX_CONFLICT_RETRIES, "must not be negative");
     this.commitMaxAttempts = conf.get(SINK_COMMIT_MAX_ATTEMPTS);
     require(commitMaxAttempts >= 1, SINK_COMMIT_MAX_ATTEMPTS, "must be at least 1");
     this.dedupeMaxVersions = conf.get(SINK_COMMIT_DEDUPE_MAX_VERSIONS);
@@ -71,7 +81,15 @@ public final class LanceSinkConfig implements Serializable {
    * @throws IllegalArgumentException naming the first invalid option
    */
   public static LanceSinkConfig from(Configuration conf) {
-    return new LanceSinkConfig(conf);
+    return new LanceSinkConfig(conf, false);
+  }
+
+  /**
+   * @param overwrite replace the table's rows with the input's, in one commit at the end of input
+   * @throws IllegalArgumentException naming the first invalid option
+   */
+  public static LanceSinkConfig from(Configuration conf, boolean overwrite) {
+    return new LanceSinkConfig(conf, overwrite);
   }
 
   /**
@@ -106,8 +124,8 @@ public final class LanceSinkConfig implements Serializable {
   }
 
   /**
-   * Every option the sink was built with, including those of its post-commit topologies
-   * ({@code compaction.*}). A copy: the config stays immutable.
+   * Every option the sink was built with, including those of its post-commit topologies ({@code
+   * compaction.*}). A copy: the config stays immutable.
    */
   public Configuration options() {
     return new Configuration(options);
@@ -128,6 +146,14 @@ public final class LanceSinkConfig implements Serializable {
 
   public long maxBufferBytes() {
     return maxBufferBytes;
+  }
+
+  public long maxFileBytes() {
+    return maxFileBytes;
+  }
+
+  public InvalidRecordPolicy onInvalidRecord() {
+    return onInvalidRecord;
   }
 
   public boolean stableRowIds() {
@@ -153,5 +179,10 @@ public final class LanceSinkConfig implements Serializable {
 
   public int dedupeMaxVersions() {
     return dedupeMaxVersions;
+  }
+
+  /** Whether the sink replaces the table's rows (one Overwrite at end of input) or appends. */
+  public boolean overwrite() {
+    return overwrite;
   }
 }

@@ -29,14 +29,33 @@ public final class LanceSinkOptions {
           .defaultValue(1_000_000)
           .withDescription("A writer rolls to a new fragment file after this many rows.");
 
+  public static final ConfigOption<MemorySize> SINK_MAX_FILE_SIZE =
+      ConfigOptions.key("sink.max-file-size")
+          .memoryType()
+          .defaultValue(MemorySize.parse("1 gb"))
+          .withDescription(
+              "A writer rolls to a new fragment file once its current file reaches this size."
+                  + " Between checkpoints a writer writes one file unless it rolls.");
+
   public static final ConfigOption<MemorySize> SINK_MAX_BUFFER_SIZE =
       ConfigOptions.key("sink.max-buffer-size")
           .memoryType()
           .defaultValue(MemorySize.ofMebiBytes(64))
           .withDescription(
-              "Arrow memory a writer buffers before it hands a batch to the fragment file it is"
-                  + " writing (minimum 1 mb). Bounds the writer's off-heap memory (plus one buffer"
-                  + " growth step).");
+              "Arrow memory of a writer (minimum 2 mb): half for the batch it fills, half for what"
+                  + " Lance holds while it encodes the fragment file (the batch it took, and data"
+                  + " not yet written as pages). Lance's encoder needs native memory of its own.");
+
+  public static final ConfigOption<InvalidRecordPolicy> SINK_ON_INVALID_RECORD =
+      ConfigOptions.key("sink.on-invalid-record")
+          .enumType(InvalidRecordPolicy.class)
+          .defaultValue(InvalidRecordPolicy.FAIL)
+          .withDescription(
+              "What a writer does with a record it cannot write (a null in a NOT NULL column, a"
+                  + " vector of the wrong dimension, a value out of range): FAIL fails the job at"
+                  + " once, without restarts; SKIP leaves the record out, counts it in the"
+                  + " writer's numRecordsSendErrors metric and logs it (rate-limited) with its"
+                  + " column and record number. Retractions (DELETE, UPDATE_BEFORE) always fail.");
 
   public static final ConfigOption<Integer> SINK_COMMIT_MAX_CONFLICT_RETRIES =
       ConfigOptions.key("sink.commit.max-conflict-retries")

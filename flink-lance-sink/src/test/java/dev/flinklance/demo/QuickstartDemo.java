@@ -18,6 +18,7 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.util.ExceptionUtils;
 import org.lance.Dataset;
 import org.lance.Transaction;
 
@@ -68,9 +69,24 @@ public final class QuickstartDemo {
                 .vectorColumn("embedding", 8)
                 .build())
         .name("lance: " + table);
-    env.execute("flink-lance quickstart");
+    try {
+      env.execute("flink-lance quickstart");
+    } catch (Exception e) {
+      System.err.printf("%nThe demo job failed: %s%n", ownMessage(e));
+      System.exit(1);
+    }
 
     printTable(table);
+  }
+
+  /** The connector's own message in Flink's chain of wrappers, or the root cause's. */
+  static String ownMessage(Throwable failure) {
+    for (Throwable t = failure; t != null; t = t.getCause()) {
+      if (t.getClass().getName().startsWith("dev.flinklance.")) {
+        return t.getMessage();
+      }
+    }
+    return String.valueOf(ExceptionUtils.stripExecutionException(failure).getMessage());
   }
 
   static RowData event(long id) {

@@ -1,10 +1,10 @@
 package dev.flinklance.sink;
-import dev.flinklance.dataset.LanceDatasetOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.arrow.UnsupportedTypeException;
+import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.testing.TestRows;
 import java.util.Map;
 import org.apache.flink.configuration.MemorySize;
@@ -81,7 +81,7 @@ class LanceSinkBuilderTest {
     assertThatThrownBy(() -> sinkAt().maxRowsPerFile(0).build())
         .hasMessageContaining("'sink.max-rows-per-file': must be positive, got 0");
     assertThatThrownBy(() -> sinkAt().maxBufferBytes(1024).build())
-        .hasMessageContaining("'sink.max-buffer-size': must be at least 1 mb");
+        .hasMessageContaining("'sink.max-buffer-size': must be at least 2 mb");
     assertThatThrownBy(() -> sinkAt().set(LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS, 0).build())
         .hasMessageContaining("'sink.commit.max-attempts'");
     assertThatThrownBy(() -> sinkAt().commitUser(" ").build())

@@ -8,7 +8,11 @@ import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.table.source.LanceSourceConfig;
 import dev.flinklance.table.source.LanceSourceOptions;
 import dev.flinklance.table.source.TableVersions;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
 import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -65,23 +69,32 @@ public class LanceDynamicTableFactory
     return Set.of(LanceDatasetOptions.PATH);
   }
 
+  /**
+   * Every option of the dataset, the sink and the source (their option classes, so that a new
+   * option is a SQL key at once), and Flink's {@code sink.parallelism}.
+   */
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
-    return Set.of(
-        LanceDatasetOptions.VECTOR_COLUMNS,
-        LanceDatasetOptions.STABLE_ROW_IDS,
-        LanceDatasetOptions.DATA_STORAGE_VERSION,
-        LanceSinkOptions.SINK_COMMIT_USER,
-        LanceSinkOptions.SINK_MAX_ROWS_PER_FILE,
-        LanceSinkOptions.SINK_MAX_BUFFER_SIZE,
-        LanceSinkOptions.SINK_COMMIT_MAX_CONFLICT_RETRIES,
-        LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS,
-        LanceSinkOptions.SINK_COMMIT_DEDUPE_MAX_VERSIONS,
-        FactoryUtil.SINK_PARALLELISM,
-        LanceSourceOptions.SCAN_VERSION,
-        LanceSourceOptions.SCAN_TAG,
-        LanceSourceOptions.SCAN_BATCH_SIZE,
-        LanceSourceOptions.SCAN_FILTER_PUSHDOWN_ENABLED);
+    Set<ConfigOption<?>> options = new HashSet<>();
+    for (Class<?> holder :
+        List.of(LanceDatasetOptions.class, LanceSinkOptions.class, LanceSourceOptions.class)) {
+      for (Field field : holder.getFields()) {
+        if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
+          options.add(optionIn(field));
+        }
+      }
+    }
+    options.remove(LanceDatasetOptions.PATH);
+    options.add(FactoryUtil.SINK_PARALLELISM);
+    return options;
+  }
+
+  private static ConfigOption<?> optionIn(Field field) {
+    try {
+      return (ConfigOption<?>) field.get(null);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("cannot read option " + field, e);
+    }
   }
 
   @Override
@@ -100,7 +113,8 @@ public class LanceDynamicTableFactory
     Map<String, String> options = validatedOptions(context);
     RowType declared = physicalRowType(context);
     LanceDataset table =
-        LanceDatasetOptions.dataset(options.get(LanceDatasetOptions.PATH.key()), options);
+        LanceDatasetOptions.dataset(
+            options.get(LanceDatasetOptions.PATH.key()), toConfig(options));
     checkWritable(declared, table);
     Map<String, String> sinkOptions = new HashMap<>(options);
     sinkOptions.put(LanceDatasetOptions.PATH.key(), table.uri());

@@ -49,10 +49,6 @@ final class LanceDynamicTableSink implements DynamicTableSink, SupportsOverwrite
                   + " which a streaming job never reaches. Use INSERT INTO to append.",
               table));
     }
-    if (overwrite) {
-      throw new ValidationException(
-          "INSERT OVERWRITE into Lance table " + table + " is not supported yet");
-    }
     return SinkV2Provider.of(buildSink(), parallelism);
   }
 
@@ -60,7 +56,7 @@ final class LanceDynamicTableSink implements DynamicTableSink, SupportsOverwrite
    * @throws IllegalArgumentException for an invalid sink option
    */
   LanceSink<RowData> buildSink() {
-    return LanceSink.forRowData(rowType).options(sinkOptions).build();
+    return LanceSink.forRowData(rowType).options(sinkOptions).overwrite(overwrite).build();
   }
 
   @Override

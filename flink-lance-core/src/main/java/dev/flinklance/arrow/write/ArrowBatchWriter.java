@@ -1,7 +1,7 @@
 package dev.flinklance.arrow.write;
+
 import dev.flinklance.arrow.InvalidValueException;
 import dev.flinklance.arrow.SchemaMismatchException;
-
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -61,7 +61,11 @@ public final class ArrowBatchWriter implements AutoCloseable {
   }
 
   /**
-   * @throws InvalidValueException if a value cannot be stored (the batch must then be discarded)
+   * Appends one row. A row that fails is not counted; whatever it left in the vectors sits at the
+   * position the next row overwrites (every column writes a value or a null at that position), so
+   * the batch stays valid.
+   *
+   * @throws InvalidValueException if a value cannot be stored
    */
   public void write(RowData row) {
     record.pointTo(row);

@@ -1,6 +1,6 @@
 package dev.flinklance.arrow.write;
-import dev.flinklance.arrow.InvalidValueException;
 
+import dev.flinklance.arrow.InvalidValueException;
 import org.apache.arrow.vector.FieldVector;
 
 /**

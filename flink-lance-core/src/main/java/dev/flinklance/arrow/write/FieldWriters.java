@@ -1,8 +1,8 @@
 package dev.flinklance.arrow.write;
+
 import dev.flinklance.arrow.InvalidValueException;
 import dev.flinklance.arrow.SchemaMismatchException;
 import dev.flinklance.arrow.UnsupportedTypeException;
-
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.BigIntVector;

@@ -1,5 +1,10 @@
 package dev.flinklance.sink.aggregator;
 
+import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import java.util.ArrayList;
@@ -7,11 +12,13 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.StateInitializationContext;
-import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
@@ -19,6 +26,7 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.lance.Dataset;
 import org.lance.FragmentMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -34,6 +42,7 @@ import org.slf4j.LoggerFactory;
  * emitted committable is preceded by a summary that announces exactly one committable, as the
  * committer expects.
  */
+@Internal
 public final class CommitAggregator
     extends AbstractStreamOperator<CommittableMessage<LanceCommittable>>
     implements OneInputStreamOperator<
@@ -43,12 +52,19 @@ public final class CommitAggregator
   private static final Logger LOG = LoggerFactory.getLogger(CommitAggregator.class);
 
   private final String configuredCommitUser;
+  private final LanceDataset table;
+  private final boolean overwrite;
   private transient TreeMap<Long, List<FragmentMetadata>> pending;
   private transient ListState<String> commitUserState;
   private transient String commitUser;
+  private transient String run;
+  private transient long runSeq;
+  private transient VersionMark runStart;
 
-  public CommitAggregator(String configuredCommitUser) {
-    this.configuredCommitUser = configuredCommitUser;
+  public CommitAggregator(LanceSinkConfig config) {
+    this.configuredCommitUser = config.commitUser();
+    this.table = config.dataset();
+    this.overwrite = config.overwrite();
   }
 
   @Override
@@ -65,6 +81,35 @@ public final class CommitAggregator
     }
     commitUser = chooseCommitUser(restored);
     commitUserState.update(List.of(commitUser));
+    startRun();
+  }
+
+  /**
+   * Every start is a new sink run: committables restored by the committer belong to the earlier run
+   * and are told apart from this run's by the run id, whatever their checkpoint ids.
+   */
+  private void startRun() {
+    run = UUID.randomUUID().toString();
+    runSeq = 0;
+    try (BufferAllocator allocator = new RootAllocator()) {
+      runStart =
+          table
+              .openIfExists(allocator)
+              .map(CommitAggregator::markAndClose)
+              .orElse(VersionMark.NO_TABLE);
+    }
+    LOG.info(
+        "Sink run {} of commit user '{}' starts at version {} of {}",
+        run,
+        commitUser,
+        runStart.version(),
+        table);
+  }
+
+  private static VersionMark markAndClose(Dataset dataset) {
+    try (dataset) {
+      return VersionMark.of(dataset);
+    }
   }
 
   private String chooseCommitUser(String restored) {
@@ -86,57 +131,82 @@ public final class CommitAggregator
     return created;
   }
 
-  /**
-   * Nothing can be pending here: results of this checkpoint were emitted before the barrier and
-   * later ones cannot have arrived yet. Failing loudly beats silently dropping fragments should
-   * that ever change (for example if the channels did take unaligned checkpoints).
-   */
-  @Override
-  public void snapshotState(StateSnapshotContext context) throws Exception {
-    super.snapshotState(context);
-    if (!pending.isEmpty()) {
-      throw new IllegalStateException(
-          "Lance commit aggregator has write results of checkpoints "
-              + pending.keySet()
-              + " at checkpoint "
-              + context.getCheckpointId());
-    }
-  }
-
   @Override
   public void processElement(StreamRecord<CommittableMessage<LanceWriteResult>> element) {
-    if (element.getValue() instanceof CommittableWithLineage) {
-      CommittableWithLineage<LanceWriteResult> message =
-          (CommittableWithLineage<LanceWriteResult>) element.getValue();
-      pending
-          .computeIfAbsent(message.getCheckpointId(), id -> new ArrayList<>())
-          .addAll(message.getCommittable().fragments());
+    CommittableMessage<LanceWriteResult> message = element.getValue();
+    // Summaries too: an overwrite of an empty result must still know its checkpoint.
+    List<FragmentMetadata> fragments =
+        pending.computeIfAbsent(message.getCheckpointId(), id -> new ArrayList<>());
+    if (message instanceof CommittableWithLineage<LanceWriteResult> withLineage) {
+      fragments.addAll(withLineage.getCommittable().fragments());
     }
   }
 
   @Override
   public void prepareSnapshotPreBarrier(long checkpointId) throws Exception {
     super.prepareSnapshotPreBarrier(checkpointId);
-    emitUpTo(checkpointId);
+    if (overwrite) {
+      requireNoRowsBefore(checkpointId);
+    } else {
+      emitUpTo(checkpointId);
+    }
   }
 
   @Override
   public void endInput() {
-    emitUpTo(Long.MAX_VALUE);
+    if (overwrite) {
+      emitOverwrite();
+    } else {
+      emitUpTo(Long.MAX_VALUE);
+    }
   }
 
+  /**
+   * Emits one committable per checkpoint up to {@code checkpointId}. Results of later checkpoints
+   * stay: in AT_LEAST_ONCE mode barriers are not aligned, and a fast writer's results of checkpoint
+   * N+1 can arrive before another writer's barrier N. They are not kept in state: a restore to
+   * checkpoint N replays the records they hold.
+   */
   private void emitUpTo(long checkpointId) {
     Map<Long, List<FragmentMetadata>> ready = pending.headMap(checkpointId, true);
-    String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
     ready.forEach(
         (id, fragments) -> {
-          if (fragments.isEmpty()) {
-            return;
+          if (!fragments.isEmpty()) {
+            emit(id, fragments);
           }
-          LanceCommittable committable = new LanceCommittable(commitUser, id, jobId, fragments);
-          output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, id, 1, 0)));
-          output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, id, 0)));
         });
     ready.clear();
+  }
+
+  /** An overwrite is ONE commit at the end of the input, even without rows. */
+  private void emitOverwrite() {
+    long checkpointId = pending.isEmpty() ? 1 : pending.lastKey();
+    List<FragmentMetadata> all = new ArrayList<>();
+    pending.values().forEach(all::addAll);
+    pending.clear();
+    emit(checkpointId, all);
+  }
+
+  private void requireNoRowsBefore(long checkpointId) {
+    boolean rows =
+        pending.headMap(checkpointId, true).values().stream().anyMatch(f -> !f.isEmpty());
+    if (rows) {
+      throw new PermanentDatasetException(
+          table.uri(),
+          String.format(
+              "the sink overwrites the table at the end of the input, but checkpoint %d came with"
+                  + " rows before it: overwrite needs BATCH execution (execution.runtime-mode:"
+                  + " batch)",
+              checkpointId),
+          null);
+    }
+  }
+
+  private void emit(long checkpointId, List<FragmentMetadata> fragments) {
+    String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
+    CommitStamp stamp = new CommitStamp(commitUser, run, ++runSeq, checkpointId, jobId);
+    LanceCommittable committable = new LanceCommittable(stamp, runStart, overwrite, fragments);
+    output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, checkpointId, 1, 0)));
+    output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, checkpointId, 0)));
   }
 }

@@ -1,19 +1,31 @@
 package dev.flinklance.sink.committer;
 
+import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.dataset.VersionMark;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.lance.FragmentMetadata;
 
 /**
  * Everything one checkpoint wrote, across all writer subtasks: committed as ONE Lance transaction
- * stamped with {@code commitUser} and {@code checkpointId}.
+ * carrying {@code stamp}.
  *
- * @param jobId the Flink job that produced it; informational only (a restore changes it)
+ * @param runStart the table's latest version when the sink run that created this committable
+ *     started: the committable can only have landed in a later version, and a table without that
+ *     version is not the table it was written for
+ * @param overwrite commit as an Overwrite (the table's rows become exactly {@code fragments})
+ *     instead of an Append
  */
+@Internal
 public record LanceCommittable(
-    String commitUser, long checkpointId, String jobId, List<FragmentMetadata> fragments) {
+    CommitStamp stamp, VersionMark runStart, boolean overwrite, List<FragmentMetadata> fragments) {
 
   public LanceCommittable {
     fragments = List.copyOf(fragments);
+  }
+
+  public long checkpointId() {
+    return stamp.checkpointId();
   }
 
   public long rowCount() {
@@ -24,7 +36,13 @@ public record LanceCommittable(
   @Override
   public String toString() {
     return String.format(
-        "LanceCommittable{commitUser=%s, checkpointId=%d, jobId=%s, fragments=%d, rows=%d}",
-        commitUser, checkpointId, jobId, fragments.size(), rowCount());
+        "LanceCommittable{commitUser=%s, checkpointId=%d, run=%s#%d, %s, fragments=%d, rows=%d}",
+        stamp.commitUser(),
+        stamp.checkpointId(),
+        stamp.run(),
+        stamp.runSeq(),
+        overwrite ? "overwrite" : "append",
+        fragments.size(),
+        rowCount());
   }
 }

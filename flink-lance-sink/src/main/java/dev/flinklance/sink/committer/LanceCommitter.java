@@ -1,17 +1,22 @@
 package dev.flinklance.sink.committer;
-import dev.flinklance.commit.CommitHistory;
 
-import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.commit.CommitHistory;
+import dev.flinklance.commit.CommitHistory.RunProgress;
+import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.dataset.ConditionalPutProbe;
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.TableReplacedException;
+import dev.flinklance.sink.LanceSinkConfig;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import java.util.OptionalLong;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.lance.Dataset;
@@ -19,42 +24,48 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Commits each checkpoint's committable as one Lance Append, stamped with its commit user and
- * checkpoint id, in checkpoint order.
+ * Commits each checkpoint's committable as one stamped Lance transaction, in checkpoint order.
  *
- * <p>Replay detection: a committable restored from Flink state (checkpoint id at or below the
- * restored checkpoint) may already be in the table, because the job can fail after the Lance commit
- * and before Flink learns of it. For those, the committer reads the table's history back to the
- * newest commit of the same commit user; every checkpoint at or below that one is acknowledged
- * without a commit (commits of one user land in checkpoint order). The answer is cached, so only
- * the first commit after a restore reads history. Committables created since the restore are new by
- * construction and are never skipped, which keeps a restore from an older savepoint from losing
- * data. After a failed attempt, only the versions written since the attempt began are searched for
- * its exact stamp before trying again.
+ * <p>Replay detection: a committable may already be in the table when it comes back after a
+ * failover or a restore (or a retried BATCH commit): the job can fail after Lance committed and
+ * before Flink learned of it. Committables are identified by their sink run and sequence number
+ * ({@link CommitStamp}); a run's commits land in sequence order, so the newest commit of a run in
+ * the table tells which of its committables landed. The first committable of each run this
+ * committer sees triggers one history walk, newest version first, that stops at the run's first
+ * commit found or at the version the run started from; afterwards the committer tracks the run
+ * itself, so the steady state reads no history.
+ *
+ * <p>After a failed attempt, the versions written since the attempt began are searched the same way
+ * before trying again. Before each commit the committer checks that the table is still the one it
+ * knows ({@link TableIdentity}): committing on a cached view of a table that was deleted and
+ * recreated would leave it unreadable.
  */
+@Internal
 public final class LanceCommitter implements Committer<LanceCommittable> {
   private static final Logger LOG = LoggerFactory.getLogger(LanceCommitter.class);
   private static final long INITIAL_BACKOFF_MS = 500;
   private static final long MAX_BACKOFF_MS = 8_000;
 
   private final LanceSinkConfig config;
-  private final AppendCommit append;
+  private final StampedCommit stampedCommit;
   private final LanceDataset table;
-  private final OptionalLong restoredCheckpointId;
   private final CommitterMetrics metrics;
-  private final Map<String, Long> lastCommittedCheckpoint = new HashMap<>();
+
+  /** Per sink run: the highest sequence number known to be in the table (0: none). */
+  private final Map<String, Long> landedSeqOfRun = new HashMap<>();
+
   private BufferAllocator allocator;
-  private Dataset dataset;
+  private TableIdentity identity;
 
   public LanceCommitter(LanceSinkConfig config, CommitterInitContext context) {
-    this(config, context, new AppendCommit(config.dataset(), config.commitMaxConflictRetries()));
+    this(config, context, new StampedCommit(config.dataset(), config.commitMaxConflictRetries()));
   }
 
-  LanceCommitter(LanceSinkConfig config, CommitterInitContext context, AppendCommit append) {
+  LanceCommitter(
+      LanceSinkConfig config, CommitterInitContext context, StampedCommit stampedCommit) {
     this.config = config;
-    this.append = append;
+    this.stampedCommit = stampedCommit;
     this.table = config.dataset();
-    this.restoredCheckpointId = context.getRestoredCheckpointId();
     this.metrics = new CommitterMetrics(context.metricGroup());
   }
 
@@ -62,11 +73,16 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   public void commit(Collection<CommitRequest<LanceCommittable>> requests)
       throws InterruptedException {
     List<CommitRequest<LanceCommittable>> ordered = new ArrayList<>(requests);
-    ordered.sort(Comparator.comparingLong(r -> r.getCommittable().checkpointId()));
-    for (CommitRequest<LanceCommittable> request : ordered) {
+    ordered.sort(
+        Comparator.comparingLong(
+                (CommitRequest<LanceCommittable> r) -> r.getCommittable().checkpointId())
+            .thenComparingLong(r -> r.getCommittable().stamp().runSeq()));
+    Iterator<CommitRequest<LanceCommittable>> pending = ordered.iterator();
+    while (pending.hasNext()) {
+      CommitRequest<LanceCommittable> request = pending.next();
       LanceCommittable committable = request.getCommittable();
-      if (isReplayOfCommitted(committable)) {
-        LOG.info("Skipping {}: already committed to {} before the restore", committable, table);
+      if (isInTable(committable)) {
+        LOG.info("Skipping {}: it is already in {}", committable, table);
         metrics.deduped();
         request.signalAlreadyCommitted();
         continue;
@@ -74,43 +90,59 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
       try {
         commitWithRetries(committable);
       } catch (RuntimeException e) {
+        // Later checkpoints must not land before this one: leave them to the replay.
+        pending.forEachRemaining(CommitRequest::retryLater);
         request.signalFailedWithUnknownReason(e);
+        return;
       }
     }
   }
 
-  private boolean isReplayOfCommitted(LanceCommittable committable) {
-    boolean restored =
-        restoredCheckpointId.isPresent()
-            && committable.checkpointId() <= restoredCheckpointId.getAsLong();
-    if (!restored) {
-      return false;
+  private boolean isInTable(LanceCommittable committable) {
+    CommitStamp stamp = committable.stamp();
+    long landed =
+        landedSeqOfRun.computeIfAbsent(
+            stamp.run(), run -> landedSeq(committable, committable.runStart().version()));
+    return stamp.runSeq() <= landed;
+  }
+
+  /** The highest sequence number of the committable's run found after {@code afterVersion}. */
+  private long landedSeq(LanceCommittable committable, long afterVersion) {
+    RunProgress progress =
+        CommitHistory.progressOf(
+            identity().dataset(),
+            committable.stamp().run(),
+            afterVersion,
+            config.dedupeMaxVersions());
+    if (progress instanceof RunProgress.Landed landed) {
+      LOG.info(
+          "Newest commit of sink run {} in {}: #{} at version {}",
+          committable.stamp().run(),
+          table,
+          landed.seq(),
+          landed.version());
+      return landed.seq();
     }
-    Long last =
-        lastCommittedCheckpoint.computeIfAbsent(
-            committable.commitUser(),
-            user -> {
-              OptionalLong found =
-                  CommitHistory.lastCheckpointOf(dataset(), user, config.dedupeMaxVersions());
-              LOG.info(
-                  "Newest commit of commit user '{}' in {}: checkpoint {}",
-                  user,
-                  table,
-                  found.isPresent() ? found.getAsLong() : "none");
-              return found.isPresent() ? found.getAsLong() : Long.MIN_VALUE;
-            });
-    return committable.checkpointId() <= last;
+    if (progress instanceof RunProgress.Unknown unknown) {
+      LOG.warn(
+          "Cannot tell whether {} is already in {}: {}. Committing it; if it did land before,"
+              + " its rows are now in the table twice.",
+          committable,
+          table,
+          unknown.why());
+    }
+    return 0;
   }
 
   private void commitWithRetries(LanceCommittable committable) throws InterruptedException {
     long backoff = INITIAL_BACKOFF_MS;
     for (int attempt = 1; ; attempt++) {
-      long versionBefore = dataset().version();
+      long versionBefore = identity().dataset().version();
       try {
         commitOnce(committable);
         return;
       } catch (RuntimeException e) {
-        if (attempt >= config.commitMaxAttempts()) {
+        if (attempt >= config.commitMaxAttempts() || e instanceof TableReplacedException) {
           throw e;
         }
         LOG.warn(
@@ -123,29 +155,24 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
             e);
         Thread.sleep(backoff);
         backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-        if (landedAfter(committable, versionBefore)) {
-          LOG.info("The failed attempt for {} did land; not committing again", committable);
-          recordCommitted(committable);
+        identity().refresh();
+        if (landedSeq(committable, versionBefore) >= committable.stamp().runSeq()) {
+          LOG.info("The failed attempt for {} did land; not committing it again", committable);
+          landedSeqOfRun.put(committable.stamp().run(), committable.stamp().runSeq());
           return;
         }
       }
     }
   }
 
-  private boolean landedAfter(LanceCommittable committable, long versionBefore) {
-    reopen();
-    return CommitHistory.containsCommitAfter(
-        dataset(), versionBefore, committable.commitUser(), committable.checkpointId());
-  }
-
   private void commitOnce(LanceCommittable committable) {
     long start = System.nanoTime();
-    Dataset current = dataset();
-    Dataset committed = append.commit(current, committable);
-    current.close();
-    dataset = committed;
+    TableIdentity current = identity();
+    current.verify(committable.runStart());
+    Dataset committed = stampedCommit.commit(current.dataset(), committable);
+    current.advanceTo(committed);
     long durationMs = (System.nanoTime() - start) / 1_000_000;
-    recordCommitted(committable);
+    landedSeqOfRun.put(committable.stamp().run(), committable.stamp().runSeq());
     metrics.committed(committable, committed.version(), durationMs);
     LOG.info(
         "Committed {} to {} as version {} in {} ms",
@@ -155,31 +182,24 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
         durationMs);
   }
 
-  private void recordCommitted(LanceCommittable committable) {
-    lastCommittedCheckpoint.merge(committable.commitUser(), committable.checkpointId(), Math::max);
-  }
-
-  /** The table at the newest version this committer knows; opened on first use. */
-  private Dataset dataset() {
-    if (dataset == null) {
+  /** The table as this committer knows it; opened on first use. */
+  private TableIdentity identity() {
+    if (identity == null) {
       if (allocator == null) {
         allocator = new RootAllocator();
       }
-      dataset = table.open(allocator);
+      ConditionalPutProbe.verify(table);
+      identity = new TableIdentity(table, allocator);
     }
-    return dataset;
-  }
-
-  private void reopen() {
-    if (dataset != null) {
-      dataset.close();
-      dataset = null;
-    }
+    return identity;
   }
 
   @Override
   public void close() {
-    reopen();
+    if (identity != null) {
+      identity.close();
+      identity = null;
+    }
     if (allocator != null) {
       allocator.close();
     }

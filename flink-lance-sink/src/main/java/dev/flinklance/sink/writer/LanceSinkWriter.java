@@ -1,18 +1,19 @@
 package dev.flinklance.sink.writer;
 
-import dev.flinklance.sink.LanceSinkConfig;
-import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.InvalidValueException;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.sink.writer.TableBootstrap;
+import dev.flinklance.arrow.write.ArrowBatchWriter;
+import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.sink.InvalidRecordPolicy;
+import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.writer.FragmentStream.FileLayout;
 import dev.flinklance.sink.writer.TableBootstrap.TableLayout;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.metrics.Counter;
@@ -24,23 +25,30 @@ import org.lance.FragmentMetadata;
 import org.lance.fragment.DataFile;
 
 /**
- * Turns records into Arrow and writes them as Lance fragment files. It buffers up to {@code
- * sink.max-buffer-size} of Arrow memory (or {@code sink.max-rows-per-file} rows), then writes a
- * fragment file; at each checkpoint it writes what is buffered and hands the metadata of all files
- * since the last checkpoint to the committer. It never commits.
+ * Turns records into Arrow batches and streams them into one Lance fragment file per checkpoint
+ * (rolling to a new file at {@code sink.max-rows-per-file} or {@code sink.max-file-size}). A batch
+ * is handed to the file when it reaches half of {@code sink.max-buffer-size}; the other half is for
+ * what Lance holds while it encodes (the batch it took, and data it has not yet written as pages).
+ * At each checkpoint it finishes the file and hands its metadata to the committer. It never
+ * commits.
  */
+@Internal
 public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWriteResult> {
   private static final int MAX_RECORD_TEXT = 200;
 
   private final LanceSinkConfig config;
   private final SerializableFunction<T, RowData> toRowData;
   private final BufferAllocator allocator;
+  private final BufferAllocator batchAllocator;
   private final ArrowBatchWriter batch;
-  private final FragmentFileWriter fragmentWriter;
+  private final Schema tableSchema;
+  private final FileLayout fileLayout;
+  private final long batchBytes;
   private final Counter recordsSent;
   private final Counter bytesSent;
+  private final SkippedRecords skippedRecords;
   private final String subtask;
-  private final List<FragmentMetadata> pending = new ArrayList<>();
+  private FragmentStream stream;
   private long recordsSeen;
 
   public LanceSinkWriter(
@@ -57,8 +65,12 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
             context.getTaskInfo().getNumberOfParallelSubtasks());
     this.recordsSent = context.metricGroup().getNumRecordsSendCounter();
     this.bytesSent = context.metricGroup().getNumBytesSendCounter();
+    this.skippedRecords =
+        new SkippedRecords(context.metricGroup().getNumRecordsSendErrorsCounter());
+    this.batchBytes = config.maxBufferBytes() / 2;
     this.allocator = new RootAllocator();
     try {
+      this.batchAllocator = allocator.newChildAllocator("batch", 0, Long.MAX_VALUE);
       Schema streamSchema = ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
       TableLayout layout =
           TableBootstrap.ensureTable(
@@ -68,10 +80,11 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
               config.stableRowIds(),
               storageVersionFor(streamSchema),
               context.getTaskInfo().getIndexOfThisSubtask() == 0);
+      this.tableSchema = layout.schema();
       this.batch = openBatch(rowType, layout.schema());
-      this.fragmentWriter =
-          new FragmentFileWriter(
-              config.dataset(), allocator, layout.dataStorageVersion(), config.maxRowsPerFile());
+      this.fileLayout =
+          new FileLayout(
+              layout.dataStorageVersion(), config.maxRowsPerFile(), config.maxFileBytes());
     } catch (RuntimeException e) {
       allocator.close();
       throw e;
@@ -90,34 +103,39 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
 
   private ArrowBatchWriter openBatch(RowType rowType, Schema tableSchema) {
     try {
-      return ArrowBatchWriter.create(rowType, tableSchema, allocator);
+      return ArrowBatchWriter.create(rowType, tableSchema, batchAllocator);
     } catch (IllegalArgumentException e) {
-      throw new LanceDatasetException(
+      throw new PermanentDatasetException(
           config.dataset().uri(), "the stream's schema does not match the table's", e);
     }
   }
 
   @Override
-  public void write(T element, Context context) {
+  public void write(T element, Context context) throws InterruptedException {
     recordsSeen++;
     RowData row = toRowData.apply(element);
     if (row.getRowKind() == RowKind.DELETE || row.getRowKind() == RowKind.UPDATE_BEFORE) {
       throw recordError(
           "appends rows and cannot apply", row, " with row kind " + row.getRowKind(), null);
     }
-    if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), config.maxBufferBytes())) {
-      writeBufferedRows();
+    if (batch.nextRowWouldOutgrow(batchAllocator.getAllocatedMemory(), batchBytes)) {
+      sendBatch();
     }
     try {
       batch.write(row);
     } catch (InvalidValueException e) {
-      throw recordError("cannot write", row, ": " + e.getMessage(), e);
+      InvalidRecordException error = recordError("cannot write", row, ": " + e.getMessage(), e);
+      if (config.onInvalidRecord() == InvalidRecordPolicy.SKIP) {
+        // The row was not counted: the next one overwrites what it left in the batch.
+        skippedRecords.skip(error.getMessage());
+        return;
+      }
+      throw error;
     }
     recordsSent.inc();
     // Variable-width data (strings, lists) grows by bytes, not rows: the backstop.
-    if (batch.rowCount() >= config.maxRowsPerFile()
-        || allocator.getAllocatedMemory() >= config.maxBufferBytes()) {
-      writeBufferedRows();
+    if (batchAllocator.getAllocatedMemory() >= batchBytes) {
+      sendBatch();
     }
   }
 
@@ -126,13 +144,13 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
    *
    * @param problem appended right after the record's position
    */
-  private IllegalArgumentException recordError(
+  private InvalidRecordException recordError(
       String action, RowData row, String problem, Throwable cause) {
     String text = String.valueOf(row);
     if (text.length() > MAX_RECORD_TEXT) {
       text = text.substring(0, MAX_RECORD_TEXT) + "...";
     }
-    return new IllegalArgumentException(
+    return new InvalidRecordException(
         String.format(
             "Lance sink for '%s' %s record #%d of %s%s. Record: %s",
             config.dataset().uri(), action, recordsSeen, subtask, problem, text),
@@ -140,29 +158,37 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
   }
 
   @Override
-  public void flush(boolean endOfInput) {
-    writeBufferedRows();
+  public void flush(boolean endOfInput) throws InterruptedException {
+    sendBatch();
   }
 
   @Override
-  public Collection<LanceWriteResult> prepareCommit() {
-    writeBufferedRows();
-    if (pending.isEmpty()) {
+  public Collection<LanceWriteResult> prepareCommit() throws InterruptedException {
+    sendBatch();
+    if (stream == null) {
       return List.of();
     }
-    LanceWriteResult result = new LanceWriteResult(pending);
-    pending.clear();
-    return List.of(result);
+    List<FragmentMetadata> written = stream.finish();
+    stream = null;
+    bytesSent.inc(fileBytes(written));
+    return List.of(new LanceWriteResult(written));
   }
 
-  private void writeBufferedRows() {
+  private void sendBatch() throws InterruptedException {
     if (batch.rowCount() == 0) {
       return;
     }
-    List<FragmentMetadata> written = fragmentWriter.write(batch.seal());
+    if (stream == null) {
+      stream =
+          new FragmentStream(
+              config.dataset(),
+              allocator,
+              tableSchema,
+              fileLayout,
+              "Lance fragment writer (" + subtask + ")");
+    }
+    stream.send(batch.seal());
     batch.reset();
-    pending.addAll(written);
-    bytesSent.inc(fileBytes(written));
   }
 
   private static long fileBytes(List<FragmentMetadata> fragments) {
@@ -179,7 +205,11 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
   @Override
   public void close() {
     try {
+      if (stream != null) {
+        stream.abort();
+      }
       batch.close();
+      batchAllocator.close();
     } finally {
       allocator.close();
     }

@@ -1,6 +1,6 @@
 package dev.flinklance.sink.writer;
-import dev.flinklance.dataset.FragmentMetadataCodec;
 
+import dev.flinklance.dataset.FragmentMetadataCodec;
 import java.io.IOException;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;

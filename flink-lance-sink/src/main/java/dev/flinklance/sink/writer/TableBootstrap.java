@@ -1,7 +1,8 @@
 package dev.flinklance.sink.writer;
+
+import dev.flinklance.dataset.ConditionalPutProbe;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
-
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -11,9 +12,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Makes sure the table exists before anything is written: opens it, or creates it with the stream's
- * schema. Safe to run from every writer subtask at once: it never leaves another writer's table
- * overwritten (see {@link LanceDataset#createIfAbsent}).
+ * Makes sure the table exists before anything is written: checks that its object store honours
+ * Lance's create-only commits ({@link ConditionalPutProbe}), then opens it, or creates it with the
+ * stream's schema. Safe to run from every writer subtask at once: it never leaves another writer's
+ * table overwritten (see {@link LanceDataset#createIfAbsent}).
  */
 public final class TableBootstrap {
   private static final Logger LOG = LoggerFactory.getLogger(TableBootstrap.class);
@@ -37,6 +39,7 @@ public final class TableBootstrap {
       boolean stableRowIds,
       String dataStorageVersion,
       boolean creator) {
+    ConditionalPutProbe.verify(table);
     Optional<Dataset> dataset =
         creator ? table.openIfExists(allocator) : awaitTable(table, allocator);
     if (dataset.isEmpty()) {

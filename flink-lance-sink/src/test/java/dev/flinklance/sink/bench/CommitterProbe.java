@@ -1,5 +1,7 @@
 package dev.flinklance.sink.bench;
 
+import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommitter;
@@ -7,6 +9,7 @@ import dev.flinklance.sink.testing.RecordingCommitRequest;
 import dev.flinklance.sink.testing.TestCommitterContext;
 import dev.flinklance.testing.TestFragments;
 import java.util.List;
+import java.util.UUID;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
@@ -16,6 +19,7 @@ import org.lance.Dataset;
 final class CommitterProbe implements AutoCloseable {
   private final LanceSinkConfig config;
   private final LanceCommitter committer;
+  private final String run = UUID.randomUUID().toString();
 
   CommitterProbe(LanceSinkConfig config) {
     this.config = config;
@@ -27,7 +31,10 @@ final class CommitterProbe implements AutoCloseable {
   long commitCheckpoint(long id) throws Exception {
     LanceCommittable committable =
         new LanceCommittable(
-            "bench", id, "bench-job", TestFragments.write(config.dataset().uri(), id));
+            new CommitStamp("bench", run, id, id, "bench-job"),
+            VersionMark.NO_TABLE,
+            false,
+            TestFragments.write(config.dataset().uri(), id));
     List<CommitRequest<LanceCommittable>> requests =
         List.of(new RecordingCommitRequest<>(committable));
     long start = System.nanoTime();

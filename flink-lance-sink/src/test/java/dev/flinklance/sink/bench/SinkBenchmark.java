@@ -1,9 +1,8 @@
 package dev.flinklance.sink.bench;
-import dev.flinklance.dataset.LanceDatasetOptions;
 
+import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkConfig;
-import dev.flinklance.sink.LanceSinkOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,6 +11,7 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -33,6 +33,8 @@ import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 import org.lance.Transaction;
 import org.lance.WriteParams;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
 import org.lance.operation.Append;
 
 /**
@@ -44,6 +46,8 @@ import org.lance.operation.Append;
 public final class SinkBenchmark {
   private static final long BUFFER_BYTES = MemorySize.ofMebiBytes(64).getBytes();
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+  private static final String RAW_TABLE = "raw-last";
+  private static final String SINK_TABLE = "sink-last";
 
   private final Path work;
   private final MiniCluster cluster;
@@ -80,14 +84,15 @@ public final class SinkBenchmark {
         "flink-lance sink benchmark: %,d rows (id, category, score, %d-dim float vector), %d"
             + " repetitions, median reported%n",
         rows, BenchRows.DIMENSION, repetitions);
-    rawLance(10_000);
-    sink(10_000);
+    rawLance(10_000, false);
+    sink(10_000, false);
 
     List<Double> raw = new ArrayList<>();
     List<Double> sink = new ArrayList<>();
     for (int i = 0; i < repetitions; i++) {
-      raw.add(rawLance(rows));
-      sink.add(sink(rows));
+      boolean last = i == repetitions - 1;
+      raw.add(rawLance(rows, last));
+      sink.add(sink(rows, last));
     }
     double rawRate = median(raw);
     double sinkRate = median(sink);
@@ -102,12 +107,14 @@ public final class SinkBenchmark {
     System.out.printf(
         "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
         writerPeakBytes() / 1e6, BUFFER_BYTES / 1e6);
+    scanBothTables();
+    fragmentsPerCheckpoint(rows);
 
     committerCostByHistory();
   }
 
   /** The baseline: generate straight into Arrow, write fragment files, commit once. */
-  private double rawLance(long rows) throws Exception {
+  private double rawLance(long rows, boolean keep) throws Exception {
     String uri = newTable();
     long batchRows = BUFFER_BYTES / (8 + 12 + 8 + BenchRows.DIMENSION * 4);
     long start = System.nanoTime();
@@ -138,15 +145,28 @@ public final class SinkBenchmark {
       }
     }
     double rate = rows / seconds(start);
-    deleteRecursively(Path.of(uri));
+    keepOrDelete(uri, keep, RAW_TABLE);
     return rate;
   }
 
   /** The same rows through a bounded job: generator, LanceSink, commit at end of input. */
-  private double sink(long rows) throws Exception {
+  private double sink(long rows, boolean keep) throws Exception {
     String uri = newTable();
+    JobExecutionResult result = sinkJob(uri, rows, 1, 0);
+    keepOrDelete(uri, keep, SINK_TABLE);
+    return rows / (result.getNetRuntime() / 1000.0);
+  }
+
+  /**
+   * @param checkpointMillis checkpoint interval, 0 for none
+   */
+  private JobExecutionResult sinkJob(String uri, long rows, int parallelism, long checkpointMillis)
+      throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(1);
+    env.setParallelism(parallelism);
+    if (checkpointMillis > 0) {
+      env.enableCheckpointing(checkpointMillis);
+    }
     // The sink copies each record into Arrow at once, so it is safe with object reuse, which
     // spares Flink's defensive copy of every record (3 KB here) between chained operators.
     env.getConfig().enableObjectReuse();
@@ -164,9 +184,78 @@ public final class SinkBenchmark {
                 .vectorColumn("embedding", BenchRows.DIMENSION)
                 .maxBufferBytes(BUFFER_BYTES)
                 .build());
-    JobExecutionResult result = env.execute("bench-" + runs);
+    return env.execute("bench-" + runs);
+  }
+
+  private void keepOrDelete(String uri, boolean keep, String name) throws Exception {
+    if (keep) {
+      Files.move(Path.of(uri), work.resolve(name));
+    } else {
+      deleteRecursively(Path.of(uri));
+    }
+  }
+
+  /**
+   * A full scan of the last repetition's tables (every column, one thread): what the fragment count
+   * costs a reader.
+   */
+  private void scanBothTables() throws Exception {
+    String raw = work.resolve(RAW_TABLE).toString();
+    String sink = work.resolve(SINK_TABLE).toString();
+    scan(raw);
+    scan(sink);
+    List<Double> rawRates = new ArrayList<>();
+    List<Double> sinkRates = new ArrayList<>();
+    for (int i = 0; i < 3; i++) {
+      rawRates.add(scan(raw));
+      sinkRates.add(scan(sink));
+    }
+    System.out.printf(
+        "  full scan: raw Lance's table (%d fragments) %,.0f rows/s, the sink's (%d fragments)"
+            + " %,.0f rows/s; ratio %.2f%n",
+        fragments(raw),
+        median(rawRates),
+        fragments(sink),
+        median(sinkRates),
+        median(sinkRates) / median(rawRates));
+  }
+
+  private static double scan(String uri) throws Exception {
+    long rows = 0;
+    long start = System.nanoTime();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build();
+        LanceScanner scanner = dataset.newScan(new ScanOptions.Builder().build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        rows += reader.getVectorSchemaRoot().getRowCount();
+      }
+    }
+    return rows / seconds(start);
+  }
+
+  private static int fragments(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      return dataset.getFragments().size();
+    }
+  }
+
+  /** A streaming job at parallelism 2 checkpointing every second: fragments per commit. */
+  private void fragmentsPerCheckpoint(long rows) throws Exception {
+    String uri = newTable();
+    sinkJob(uri, rows, 2, 1_000);
+    int commits = 0;
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      commits = (int) dataset.version() - 1;
+    }
+    int fragments = fragments(uri);
+    System.out.printf(
+        "  checkpointing every 1 s at parallelism 2: %d commits, %d fragments: %.2f fragments per"
+            + " checkpoint per writer%n",
+        commits, fragments, fragments / (2.0 * commits));
     deleteRecursively(Path.of(uri));
-    return rows / (result.getNetRuntime() / 1000.0);
   }
 
   private long writerPeakBytes() {

@@ -1,22 +1,31 @@
 package dev.flinklance.sink.committer;
-import dev.flinklance.dataset.LanceDatasetOptions;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.dataset.TableReplacedException;
+import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
-import dev.flinklance.testing.LanceTestTables;
-import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.sink.testing.RecordingCommitRequest;
 import dev.flinklance.sink.testing.RecordingCommitRequest.Outcome;
 import dev.flinklance.sink.testing.TestCommitterContext;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.TestFragments;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
+import java.util.Comparator;
 import java.util.List;
+import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
@@ -27,7 +36,11 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
 import org.lance.cleanup.CleanupPolicy;
 
-/** The commit protocol against real Lance tables: ordering, stamps, replay dedupe, retries. */
+/**
+ * The commit protocol against real Lance tables: ordering, stamps, recognising committables that
+ * already landed (after a restore, a failover, a retried BATCH commit), retries, a replaced table.
+ * Every new committer instance here stands for a committer after a failover or restore.
+ */
 class LanceCommitterTest {
   private static final String USER = "user-a";
 
@@ -43,115 +56,138 @@ class LanceCommitterTest {
 
   @Test
   void commitsEachCheckpointOnceInCheckpointOrderWithItsStamp() throws Exception {
-    try (LanceCommitter committer = committer(TestCommitterContext.fresh(), config())) {
-      commit(committer, committable(USER, 3), committable(USER, 1), committable(USER, 2));
-    }
+    Run run = new Run();
+    LanceCommittable first = run.next(1);
+    LanceCommittable second = run.next(2);
+    LanceCommittable third = run.next(3);
+    commitWithNewCommitter(third, first, second);
+
     assertThat(LanceTestTables.sinkCommits(table))
-        .extracting(Commit::version, Commit::checkpointId, Commit::commitUser)
-        .containsExactly(
-            org.assertj.core.groups.Tuple.tuple(2L, 1L, USER),
-            org.assertj.core.groups.Tuple.tuple(3L, 2L, USER),
-            org.assertj.core.groups.Tuple.tuple(4L, 3L, USER));
+        .extracting(Commit::version, Commit::checkpointId, Commit::commitUser, Commit::runSeq)
+        .containsExactly(tuple(2L, 1L, USER, 1L), tuple(3L, 2L, USER, 2L), tuple(4L, 3L, USER, 3L));
+    assertThat(LanceTestTables.sinkCommits(table)).extracting(Commit::run).containsOnly(run.id);
     assertThat(LanceTestTables.countRows(table)).isEqualTo(3);
   }
 
   @Test
-  void restoredCommittablesAlreadyInTheTableAreAcknowledgedWithoutACommit() throws Exception {
-    commitFresh(committable(USER, 1), committable(USER, 2), committable(USER, 3));
+  void committablesThatLandedBeforeAFailoverAreAcknowledgedWithoutACommit() throws Exception {
+    Run run = new Run();
+    LanceCommittable one = run.next(1);
+    LanceCommittable two = run.next(2);
+    LanceCommittable three = run.next(3);
+    commitWithNewCommitter(one, two);
 
-    try (LanceCommitter restored = committer(TestCommitterContext.restoredFrom(3), config())) {
-      List<RecordingCommitRequest<LanceCommittable>> requests =
-          commit(restored, committable(USER, 2), committable(USER, 3), committable(USER, 4));
-      assertThat(requests)
-          .extracting(RecordingCommitRequest::outcome)
-          .containsExactly(Outcome.ALREADY_COMMITTED, Outcome.ALREADY_COMMITTED, Outcome.COMMITTED);
-    }
-    assertThat(checkpointsOf(USER)).containsExactly(1L, 2L, 3L, 4L);
+    Run restarted = new Run();
+    assertThat(outcomes(commitWithNewCommitter(two, three, restarted.next(4))))
+        .containsExactly(Outcome.ALREADY_COMMITTED, Outcome.COMMITTED, Outcome.COMMITTED);
+    assertThat(checkpoints()).containsExactly(1L, 2L, 3L, 4L);
   }
 
+  /** Issue: a configured commit user restarted fresh reuses checkpoint ids of an earlier job. */
   @Test
-  void restoredCommittableMissingFromTheTableIsCommitted() throws Exception {
-    commitFresh(committable(USER, 1));
-
-    try (LanceCommitter restored = committer(TestCommitterContext.restoredFrom(2), config())) {
-      assertThat(commit(restored, committable(USER, 2)))
-          .extracting(RecordingCommitRequest::outcome)
-          .containsExactly(Outcome.COMMITTED);
+  void aFreshJobWithTheSameCommitUserIsNotMistakenForTheEarlierOne() throws Exception {
+    Run earlierJob = new Run();
+    for (long checkpoint = 1; checkpoint <= 10; checkpoint++) {
+      commitWithNewCommitter(earlierJob.next(checkpoint));
     }
-    assertThat(checkpointsOf(USER)).containsExactly(1L, 2L);
-  }
 
-  @Test
-  void otherCommitUsersDoNotCountAsOurCommits() throws Exception {
-    commitFresh(committable(USER, 1), committable("user-b", 5));
-
-    try (LanceCommitter restored = committer(TestCommitterContext.restoredFrom(5), config())) {
-      assertThat(commit(restored, committable(USER, 5)))
-          .extracting(RecordingCommitRequest::outcome)
-          .containsExactly(Outcome.COMMITTED);
-    }
-    assertThat(checkpointsOf(USER)).containsExactly(1L, 5L);
+    Run freshJob = new Run();
+    LanceCommittable firstCheckpoint = freshJob.next(1);
+    // the fresh job fails before its first commit and restores checkpoint 1
+    assertThat(outcomes(commitWithNewCommitter(firstCheckpoint)))
+        .containsExactly(Outcome.COMMITTED);
+    assertThat(LanceTestTables.countRows(table)).isEqualTo(11);
   }
 
   /**
-   * Restoring from an OLDER savepoint: the table already has later checkpoints of the same user.
-   * Restored committables that were committed are skipped, but new ones are never mistaken for
-   * replays, so no data is lost.
+   * Issue: a restore from an older savepoint, then a failover before the new run's first commit:
+   * the table has higher checkpoint ids of this commit user, the new run's checkpoint is new.
    */
   @Test
-  void committablesCreatedAfterTheRestoreAreNeverSkipped() throws Exception {
-    commitFresh(committable(USER, 5), committable(USER, 6), committable(USER, 7));
+  void aNewRunAfterAnOlderSavepointIsNotMistakenForTheLaterCheckpoints() throws Exception {
+    Run original = new Run();
+    LanceCommittable inSavepoint = original.next(5);
+    commitWithNewCommitter(inSavepoint, original.next(6), original.next(7));
 
-    try (LanceCommitter restored = committer(TestCommitterContext.restoredFrom(5), config())) {
-      assertThat(commit(restored, committable(USER, 5), committable(USER, 6)))
-          .extracting(RecordingCommitRequest::outcome)
-          .containsExactly(Outcome.ALREADY_COMMITTED, Outcome.COMMITTED);
-    }
-    assertThat(checkpointsOf(USER)).containsExactly(5L, 6L, 7L, 6L);
+    Run restoredFromSavepoint = new Run();
+    LanceCommittable newCheckpoint6 = restoredFromSavepoint.next(6);
+    assertThat(outcomes(commitWithNewCommitter(inSavepoint)))
+        .containsExactly(Outcome.ALREADY_COMMITTED);
+    // failover before the new run's first commit: checkpoint 6 comes back from state
+    assertThat(outcomes(commitWithNewCommitter(newCheckpoint6))).containsExactly(Outcome.COMMITTED);
+    assertThat(checkpoints()).containsExactly(5L, 6L, 7L, 6L);
+  }
+
+  /** Issue: an end-of-input commit stamped with a huge checkpoint id hides nothing. */
+  @Test
+  void anEndOfInputCommitDoesNotHideLaterRuns() throws Exception {
+    commitWithNewCommitter(new Run().next(Long.MAX_VALUE));
+
+    Run later = new Run();
+    LanceCommittable restored = later.next(3);
+    assertThat(outcomes(commitWithNewCommitter(restored))).containsExactly(Outcome.COMMITTED);
+    assertThat(LanceTestTables.countRows(table)).isEqualTo(2);
+  }
+
+  /** Issue: BATCH mode has no checkpoint to restore; a re-run committer gets the same input. */
+  @Test
+  void aBatchCommitRetriedAfterItLandedIsNotCommittedTwice() throws Exception {
+    LanceCommittable endOfInput = new Run().next(1);
+    commitWithNewCommitter(endOfInput);
+
+    assertThat(outcomes(commitWithNewCommitter(endOfInput)))
+        .containsExactly(Outcome.ALREADY_COMMITTED);
+    assertThat(LanceTestTables.countRows(table)).isEqualTo(1);
+  }
+
+  @Test
+  void otherRunsDoNotCountAsThisRunsCommits() throws Exception {
+    Run mine = new Run();
+    LanceCommittable pending = mine.next(5);
+    commitWithNewCommitter(new Run().next(5), new Run().next(6));
+
+    assertThat(outcomes(commitWithNewCommitter(pending))).containsExactly(Outcome.COMMITTED);
+    assertThat(LanceTestTables.countRows(table)).isEqualTo(3);
   }
 
   @Test
   void historyWalkIsBoundedAndDegradesToCommitting() throws Exception {
-    commitFresh(committable(USER, 1));
+    Run run = new Run();
+    LanceCommittable landed = run.next(1);
+    commitWithNewCommitter(landed);
     for (int i = 0; i < 4; i++) {
-      commitFresh(committable("user-b", 10 + i));
+      commitWithNewCommitter(new Run().next(10 + i));
     }
 
     Configuration bounded = new Configuration();
     bounded.set(LanceSinkOptions.SINK_COMMIT_DEDUPE_MAX_VERSIONS, 3);
-    try (LanceCommitter restored =
-        committer(TestCommitterContext.restoredFrom(1), config(bounded))) {
-      assertThat(commit(restored, committable(USER, 1)))
-          .as("not found within 3 versions: committed (at-least-once), never a crash")
-          .extracting(RecordingCommitRequest::outcome)
-          .containsExactly(Outcome.COMMITTED);
-    }
-    assertThat(checkpointsOf(USER)).containsExactly(1L, 1L);
+    assertThat(outcomes(commit(new LanceCommitter(config(bounded), context()), landed)))
+        .as("not found within 3 versions: committed (at-least-once), never a crash")
+        .containsExactly(Outcome.COMMITTED);
+    assertThat(checkpoints()).filteredOn(id -> id == 1).hasSize(2);
   }
 
   @Test
   void historyWalkStopsAtCleanedUpVersions() throws Exception {
-    commitFresh(committable(USER, 1));
-    commitFresh(committable("user-b", 10), committable("user-b", 11));
+    Run run = new Run();
+    LanceCommittable pending = run.next(2);
+    commitWithNewCommitter(run.next(1));
+    commitWithNewCommitter(new Run().next(10), new Run().next(11));
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
       dataset.cleanupWithPolicy(
           CleanupPolicy.builder().withBeforeVersion(dataset.version()).build());
     }
 
-    try (LanceCommitter restored = committer(TestCommitterContext.restoredFrom(2), config())) {
-      assertThat(commit(restored, committable(USER, 2)))
-          .extracting(RecordingCommitRequest::outcome)
-          .containsExactly(Outcome.COMMITTED);
-    }
+    assertThat(outcomes(commitWithNewCommitter(pending))).containsExactly(Outcome.COMMITTED);
     assertThat(LanceTestTables.latestVersion(table)).isEqualTo(5);
   }
 
   @Test
   void anAttemptThatFailedAfterLandingIsNotCommittedTwice() throws Exception {
     AtomicInteger failures = new AtomicInteger(1);
-    AppendCommit landsThenFails =
-        new AppendCommit(config().dataset(), 0) {
+    StampedCommit landsThenFails =
+        new StampedCommit(config().dataset(), 0) {
           @Override
           Dataset commit(Dataset current, LanceCommittable committable) {
             Dataset committed = super.commit(current, committable);
@@ -162,20 +198,19 @@ class LanceCommitterTest {
             return committed;
           }
         };
-    try (LanceCommitter committer =
-        new LanceCommitter(config(), TestCommitterContext.fresh(), landsThenFails)) {
-      assertThat(commit(committer, committable(USER, 1), committable(USER, 2)))
-          .extracting(RecordingCommitRequest::outcome)
+    Run run = new Run();
+    try (LanceCommitter committer = new LanceCommitter(config(), context(), landsThenFails)) {
+      assertThat(outcomes(commit(committer, run.next(1), run.next(2))))
           .containsExactly(Outcome.COMMITTED, Outcome.COMMITTED);
     }
-    assertThat(checkpointsOf(USER)).containsExactly(1L, 2L);
+    assertThat(checkpoints()).containsExactly(1L, 2L);
   }
 
   @Test
   void anAttemptThatFailedBeforeLandingIsRetried() throws Exception {
     AtomicInteger failures = new AtomicInteger(2);
-    AppendCommit failsTwice =
-        new AppendCommit(config().dataset(), 0) {
+    StampedCommit failsTwice =
+        new StampedCommit(config().dataset(), 0) {
           @Override
           Dataset commit(Dataset current, LanceCommittable committable) {
             if (failures.getAndDecrement() > 0) {
@@ -184,63 +219,177 @@ class LanceCommitterTest {
             return super.commit(current, committable);
           }
         };
-    try (LanceCommitter committer =
-        new LanceCommitter(config(), TestCommitterContext.fresh(), failsTwice)) {
-      commit(committer, committable(USER, 1));
+    try (LanceCommitter committer = new LanceCommitter(config(), context(), failsTwice)) {
+      commit(committer, new Run().next(1));
     }
-    assertThat(checkpointsOf(USER)).containsExactly(1L);
+    assertThat(checkpoints()).containsExactly(1L);
   }
 
   @Test
-  void whenEveryAttemptFailsTheCommitFailsWithTheCause() {
+  void whenEveryAttemptFailsLaterCheckpointsOfTheSameCallAreNotCommitted() throws Exception {
     Configuration twoAttempts = new Configuration();
     twoAttempts.set(LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS, 2);
-    AppendCommit alwaysFails =
-        new AppendCommit(config().dataset(), 0) {
+    StampedCommit failsCheckpointOne =
+        new StampedCommit(config().dataset(), 0) {
           @Override
           Dataset commit(Dataset current, LanceCommittable committable) {
-            throw new IllegalStateException("injected: object store unavailable");
+            if (committable.checkpointId() == 1) {
+              throw new IllegalStateException("injected: object store unavailable");
+            }
+            return super.commit(current, committable);
           }
         };
-    LanceCommitter committer =
-        new LanceCommitter(config(twoAttempts), TestCommitterContext.fresh(), alwaysFails);
-    assertThatThrownBy(() -> commit(committer, committable(USER, 1)))
-        .hasMessageContaining("checkpointId=1")
-        .hasRootCauseMessage("injected: object store unavailable");
-    committer.close();
+    Run run = new Run();
+    List<RecordingCommitRequest<LanceCommittable>> requests =
+        requests(run.next(1), run.next(2), run.next(3));
+    try (LanceCommitter committer =
+        new LanceCommitter(config(twoAttempts), context(), failsCheckpointOne)) {
+      assertThatThrownBy(() -> committer.commit(new ArrayList<>(requests)))
+          .hasMessageContaining("checkpointId=1")
+          .hasRootCauseMessage("injected: object store unavailable");
+    }
+    assertThat(outcomes(requests))
+        .containsExactly(Outcome.FAILED, Outcome.RETRY_LATER, Outcome.RETRY_LATER);
     assertThat(LanceTestTables.latestVersion(table)).isEqualTo(1);
   }
 
-  private void commitFresh(LanceCommittable... committables) throws Exception {
-    try (LanceCommitter committer = committer(TestCommitterContext.fresh(), config())) {
-      commit(committer, committables);
+  @Test
+  void aTableRecreatedUnderTheCommitterIsNeverWritten() throws Exception {
+    Run run = new Run();
+    try (LanceCommitter committer = new LanceCommitter(config(), context())) {
+      commit(committer, run.next(1), run.next(2));
+      recreateTable(1);
+
+      assertThatThrownBy(() -> commit(committer, run.next(3)))
+          .rootCause()
+          .isInstanceOf(TableReplacedException.class)
+          .hasMessageContaining("Lance table '" + table + "': the table was replaced")
+          .hasMessageContaining("its latest version is 1, but this job already saw version 3");
+    }
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(1);
+    assertThat(LanceTestTables.countRows(table)).isZero();
+  }
+
+  @Test
+  void aRecreatedTableThatCaughtUpIsRecognisedByItsCommitInstants() throws Exception {
+    Run run = new Run();
+    try (LanceCommitter committer = new LanceCommitter(config(), context())) {
+      commit(committer, run.next(1));
+      recreateTable(4);
+
+      assertThatThrownBy(() -> commit(committer, run.next(2)))
+          .rootCause()
+          .isInstanceOf(TableReplacedException.class)
+          .hasMessageContaining("version 2 was committed at");
+    }
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(4);
+  }
+
+  @Test
+  void committablesWrittenForAReplacedTableAreNotCommittedAfterARestart() throws Exception {
+    Run run = new Run();
+    commitWithNewCommitter(run.next(1), run.next(2));
+    LanceCommittable pending = run.next(3);
+    recreateTable(1);
+
+    assertThatThrownBy(() -> commitWithNewCommitter(pending))
+        .hasRootCauseInstanceOf(TableReplacedException.class);
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(1);
+  }
+
+  @Test
+  void overwriteReplacesTheRowsInOneStampedCommit() throws Exception {
+    Run appends = new Run();
+    commitWithNewCommitter(appends.next(1), appends.next(2));
+
+    Run overwrite = new Run();
+    LanceCommittable replacement =
+        new LanceCommittable(
+            new CommitStamp(USER, overwrite.id, 1, 1, "job"),
+            overwrite.start,
+            true,
+            TestFragments.write(table, 100, 101, 102));
+    commitWithNewCommitter(replacement);
+
+    assertThat(LanceTestTables.readLongs(table, "id")).containsExactlyInAnyOrder(100L, 101L, 102L);
+    Commit last = LanceTestTables.commits(table).get(3);
+    assertThat(last.operation()).isEqualTo("Overwrite");
+    assertThat(last.run()).isEqualTo(overwrite.id);
+    assertThat(outcomes(commitWithNewCommitter(replacement)))
+        .as("a replayed overwrite is recognised like an append")
+        .containsExactly(Outcome.ALREADY_COMMITTED);
+  }
+
+  /** One sink run: committables numbered from 1, started at the table's version of now. */
+  private final class Run {
+    final String id = UUID.randomUUID().toString();
+    final VersionMark start = currentMark();
+    long seq;
+
+    LanceCommittable next(long checkpointId) {
+      return new LanceCommittable(
+          new CommitStamp(USER, id, ++seq, checkpointId, "job"),
+          start,
+          false,
+          TestFragments.write(table, nextId++));
     }
   }
 
-  private LanceCommitter committer(TestCommitterContext context, LanceSinkConfig config) {
-    return new LanceCommitter(config, context);
+  private VersionMark currentMark() {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
+      return VersionMark.of(dataset);
+    }
+  }
+
+  /** Deletes the table and creates a new one with {@code versions} versions. */
+  private void recreateTable(int versions) throws IOException {
+    try (Stream<Path> files = Files.walk(Path.of(table))) {
+      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+    }
+    TestFragments.createTable(table);
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
+      for (int v = 1; v < versions; v++) {
+        dataset.updateConfig(java.util.Map.of("version", Integer.toString(v)));
+      }
+    }
+  }
+
+  private List<RecordingCommitRequest<LanceCommittable>> commitWithNewCommitter(
+      LanceCommittable... committables) throws Exception {
+    try (LanceCommitter committer = new LanceCommitter(config(), context())) {
+      return commit(committer, committables);
+    }
   }
 
   private static List<RecordingCommitRequest<LanceCommittable>> commit(
       LanceCommitter committer, LanceCommittable... committables) throws Exception {
-    List<RecordingCommitRequest<LanceCommittable>> requests = new ArrayList<>();
-    for (LanceCommittable committable : committables) {
-      requests.add(new RecordingCommitRequest<>(committable));
-    }
+    List<RecordingCommitRequest<LanceCommittable>> requests = requests(committables);
     Collection<CommitRequest<LanceCommittable>> asRequests = new ArrayList<>(requests);
     committer.commit(asRequests);
     return requests;
   }
 
-  private LanceCommittable committable(String user, long checkpointId) {
-    return new LanceCommittable(user, checkpointId, "job", TestFragments.write(table, nextId++));
+  private static List<RecordingCommitRequest<LanceCommittable>> requests(
+      LanceCommittable... committables) {
+    List<RecordingCommitRequest<LanceCommittable>> requests = new ArrayList<>();
+    for (LanceCommittable committable : committables) {
+      requests.add(new RecordingCommitRequest<>(committable));
+    }
+    return requests;
   }
 
-  private List<Long> checkpointsOf(String user) {
-    return LanceTestTables.sinkCommits(table).stream()
-        .filter(c -> user.equals(c.commitUser()))
-        .map(Commit::checkpointId)
-        .toList();
+  private static List<Outcome> outcomes(List<RecordingCommitRequest<LanceCommittable>> requests) {
+    return requests.stream().map(RecordingCommitRequest::outcome).toList();
+  }
+
+  private List<Long> checkpoints() {
+    return LanceTestTables.sinkCommits(table).stream().map(Commit::checkpointId).toList();
+  }
+
+  private static TestCommitterContext context() {
+    return TestCommitterContext.fresh();
   }
 
   private LanceSinkConfig config() {

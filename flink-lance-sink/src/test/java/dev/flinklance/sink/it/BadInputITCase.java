@@ -3,11 +3,15 @@ package dev.flinklance.sink.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
@@ -15,6 +19,8 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericArrayData;
@@ -28,6 +34,7 @@ import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -35,6 +42,7 @@ import org.junit.jupiter.api.io.TempDir;
  * Bad input fails the job with a message that names the column (or path), and the table is left
  * exactly as it was: same version, no rows.
  */
+@Timeout(120) // a permanent error that Flink restarted would loop until this fails the test
 class BadInputITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
 
@@ -180,6 +188,40 @@ class BadInputITCase {
   }
 
   @Test
+  void uncreatablePathFailsAtOnce() {
+    String path = "/proc/no-table-here.lance";
+    RowType type = rowType(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()));
+    assertThatThrownBy(() -> runJob(path, Map.of(), type, List.of(GenericRowData.of(1L))))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("Lance table '" + path + "': cannot create the table")
+                    .contains("No such file or directory"));
+  }
+
+  @Test
+  void fileFormatLanceDoesNotKnowFailsAtOnce() {
+    String path = dir.resolve("new").toString();
+    RowType type = rowType(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()));
+    assertThatThrownBy(
+            () ->
+                runJob(
+                    LanceSink.forRowData(type)
+                        .path(path)
+                        .set(LanceDatasetOptions.DATA_STORAGE_VERSION, "9.9"),
+                    type,
+                    List.of(GenericRowData.of(1L)),
+                    PERMANENT_ONLY))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("Lance table '" + path + "': cannot create the table")
+                    .contains("Unknown storage format: v9_9"));
+    assertThat(LanceTestTables.exists(path)).isFalse();
+  }
+
+  /** A network error may pass: Flink's restarts stay, here two before the job gives up. */
+  @Test
   void unreachableObjectStoreIsNamed() {
     String path = "s3://no-such-bucket/table";
     Map<String, String> storage =
@@ -193,11 +235,21 @@ class BadInputITCase {
             "timeout", "2s",
             "client_max_retries", "0");
     RowType type = rowType(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()));
-    assertThatThrownBy(() -> runJob(path, storage, type, List.of(GenericRowData.of(1L))))
+    assertThatThrownBy(
+            () ->
+                runJob(
+                    LanceSink.forRowData(type).path(path).storageOptions(storage),
+                    type,
+                    List.of(GenericRowData.of(1L)),
+                    TWO_RESTARTS))
         .satisfies(
-            e ->
-                assertThat(ExceptionUtils.stringifyException(e))
-                    .contains("Lance table '" + path + "'"));
+            e -> {
+              assertThat(ExceptionUtils.stringifyException(e))
+                  .contains("Lance table '" + path + "'");
+              assertThat(ExceptionUtils.findThrowable(e, PermanentDatasetException.class))
+                  .as("a network error is not permanent")
+                  .isEmpty();
+            });
   }
 
   /** Schema errors: the job fails when the writer opens, before any record. */
@@ -218,13 +270,41 @@ class BadInputITCase {
     assertThat(LanceTestTables.countRows(table)).isZero();
   }
 
+  /**
+   * Like Flink's default with checkpointing (restart forever, exponential delay), only faster: a
+   * permanent error must end the job anyway.
+   */
+  private static final Configuration PERMANENT_ONLY = restarts("exponential-delay");
+
+  private static final Configuration TWO_RESTARTS = restarts("fixed-delay");
+
+  private static Configuration restarts(String strategy) {
+    Configuration config = new Configuration();
+    config.set(RestartStrategyOptions.RESTART_STRATEGY, strategy);
+    config.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
+        Duration.ofMillis(10));
+    config.set(
+        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
+        Duration.ofMillis(100));
+    config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 2);
+    config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+    return config;
+  }
+
   private static void runJob(
       String path, Map<String, String> storage, RowType type, List<RowData> rows) throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    runJob(
+        LanceSink.forRowData(type).path(path).storageOptions(storage), type, rows, PERMANENT_ONLY);
+  }
+
+  private static void runJob(
+      LanceSinkBuilder<RowData> sink, RowType type, List<RowData> rows, Configuration restarts)
+      throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(restarts);
     env.setParallelism(1);
     env.enableCheckpointing(100);
-    env.fromData(rows, InternalTypeInfo.of(type))
-        .sinkTo(LanceSink.forRowData(type).path(path).storageOptions(storage).build());
+    env.fromData(rows, InternalTypeInfo.of(type)).sinkTo(sink.build());
     env.execute();
   }
 

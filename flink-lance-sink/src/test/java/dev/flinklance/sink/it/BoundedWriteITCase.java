@@ -42,6 +42,9 @@ class BoundedWriteITCase {
     assertThat(commits).isNotEmpty();
     assertThat(commits).extracting(Commit::checkpointId).doesNotHaveDuplicates().isSorted();
     assertThat(commits).extracting(Commit::commitUser).containsOnly(commits.get(0).commitUser());
+    assertThat(LanceTestTables.fragmentCount(table))
+        .as("at most one fragment file per writer and checkpoint")
+        .isLessThanOrEqualTo(parallelism * commits.size());
   }
 
   @ParameterizedTest(name = "parallelism {0}")
@@ -66,6 +69,51 @@ class BoundedWriteITCase {
 
     assertExactlyOnce(table);
     assertThat(LanceTestTables.sinkCommits(table)).hasSize(1);
+  }
+
+  @Test
+  void overwriteReplacesTheRowsInOneCommitInBatchMode() throws Exception {
+    String table = dir.resolve("events").toString();
+    StreamExecutionEnvironment append = StreamExecutionEnvironment.getExecutionEnvironment();
+    append.setParallelism(2);
+    run(append, table);
+
+    StreamExecutionEnvironment overwrite = StreamExecutionEnvironment.getExecutionEnvironment();
+    overwrite.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    overwrite.setParallelism(2);
+    overwrite
+        .fromSource(TestRows.source(10), WatermarkStrategy.noWatermarks(), "ids")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).overwrite(true).build());
+    overwrite.execute();
+
+    assertThat(LanceTestTables.readLongs(table, "id"))
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 10).boxed().toList());
+    List<Commit> commits = LanceTestTables.sinkCommits(table);
+    assertThat(commits.get(commits.size() - 1).operation()).isEqualTo("Overwrite");
+    assertThat(commits).filteredOn(c -> c.operation().equals("Overwrite")).hasSize(1);
+  }
+
+  @Test
+  void overwriteWithoutRowsEmptiesTheTable() throws Exception {
+    String table = dir.resolve("events").toString();
+    StreamExecutionEnvironment append = StreamExecutionEnvironment.getExecutionEnvironment();
+    run(append, table);
+
+    StreamExecutionEnvironment overwrite = StreamExecutionEnvironment.getExecutionEnvironment();
+    overwrite.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    overwrite
+        .fromSource(TestRows.source(5), WatermarkStrategy.noWatermarks(), "ids")
+        .filter(row -> false)
+        .returns(TestRows.TYPE_INFO)
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).overwrite(true).build());
+    overwrite.execute();
+
+    assertThat(LanceTestTables.countRows(table)).isZero();
+    assertThat(
+            LanceTestTables.commits(table)
+                .get(LanceTestTables.commits(table).size() - 1)
+                .operation())
+        .isEqualTo("Overwrite");
   }
 
   @Test

@@ -17,6 +17,7 @@ import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -64,6 +65,49 @@ class SavepointRestoreITCase {
         .extracting(c -> c.properties().get("flink.job-id"))
         .as("both jobs committed")
         .satisfies(ids -> assertThat(ids.stream().distinct().count()).isEqualTo(2));
+  }
+
+  /**
+   * A job upgrade that adds an operator restores into a job graph whose generated operator hashes
+   * all changed: only uids map state. The aggregator's state (the commit user) must map through the
+   * sink's uid, without allowing non-restored state.
+   */
+  @Test
+  void anUpgradeThatAddsAnOperatorKeepsTheSinksState() throws Exception {
+    String table = dir.resolve("t").toString();
+    StreamExecutionEnvironment first = StreamExecutionEnvironment.getExecutionEnvironment();
+    JobClient running =
+        buildJob(first, table, 2, RateLimiterStrategy.perCheckpoint(100)).executeAsync();
+    awaitSinkCommits(table, 3);
+    String savepoint =
+        running
+            .stopWithSavepoint(
+                false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+            .get();
+
+    Configuration restore = new Configuration();
+    restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
+    restore.set(StateRecoveryOptions.SAVEPOINT_IGNORE_UNCLAIMED_STATE, false);
+    StreamExecutionEnvironment upgraded =
+        StreamExecutionEnvironment.getExecutionEnvironment(restore);
+    upgraded.setParallelism(2);
+    upgraded.enableCheckpointing(100);
+    upgraded
+        .fromSource(TestRows.source(ROWS), WatermarkStrategy.noWatermarks(), "ids")
+        .uid("ids")
+        .filter(row -> true)
+        .uid("added-in-the-upgrade")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build())
+        .uid("lance-sink");
+    upgraded.execute();
+
+    assertThat(LanceTestTables.readLongs(table, "id"))
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(0, ROWS).boxed().toList());
+    List<Commit> commits = LanceTestTables.sinkCommits(table);
+    assertThat(commits)
+        .extracting(Commit::commitUser)
+        .as("the generated commit user came back from the aggregator's state")
+        .containsOnly(commits.get(0).commitUser());
   }
 
   private static StreamExecutionEnvironment buildJob(

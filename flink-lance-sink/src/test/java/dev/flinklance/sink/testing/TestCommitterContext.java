@@ -9,21 +9,18 @@ import org.apache.flink.metrics.groups.SinkCommitterMetricGroup;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.runtime.metrics.groups.InternalSinkCommitterMetricGroup;
 
-/** The committer's init context outside a Flink job: what a restore (or a fresh start) gives. */
+/** The committer's init context outside a Flink job. */
 public final class TestCommitterContext implements CommitterInitContext {
-  private final OptionalLong restoredCheckpointId;
   private final OperatorMetricGroup metrics = UnregisteredMetricsGroup.createOperatorMetricGroup();
 
-  private TestCommitterContext(OptionalLong restoredCheckpointId) {
-    this.restoredCheckpointId = restoredCheckpointId;
-  }
+  private TestCommitterContext() {}
 
+  /**
+   * The committer does not look at the restored checkpoint: committables identify themselves, so a
+   * fresh context serves for restores as well.
+   */
   public static TestCommitterContext fresh() {
-    return new TestCommitterContext(OptionalLong.empty());
-  }
-
-  public static TestCommitterContext restoredFrom(long checkpointId) {
-    return new TestCommitterContext(OptionalLong.of(checkpointId));
+    return new TestCommitterContext();
   }
 
   @Override
@@ -33,7 +30,7 @@ public final class TestCommitterContext implements CommitterInitContext {
 
   @Override
   public OptionalLong getRestoredCheckpointId() {
-    return restoredCheckpointId;
+    return OptionalLong.empty();
   }
 
   @Override

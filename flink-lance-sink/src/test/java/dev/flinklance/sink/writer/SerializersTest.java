@@ -3,6 +3,8 @@ package dev.flinklance.sink.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommittableSerializer;
 import java.io.IOException;
@@ -54,24 +56,33 @@ class SerializersTest {
   void committableRoundTrips() throws IOException {
     LanceCommittableSerializer serializer = new LanceCommittableSerializer();
     LanceCommittable committable =
-        new LanceCommittable("user", 42, "job-1", List.of(fullFragment(), bareFragment()));
+        new LanceCommittable(
+            new CommitStamp("user", "run-1", 3, 42, "job-1"),
+            new VersionMark(17, 1_700_000_000_123_456_789L),
+            true,
+            List.of(fullFragment(), bareFragment()));
     LanceCommittable back =
         serializer.deserialize(serializer.getVersion(), serializer.serialize(committable));
     assertThat(back).isEqualTo(committable);
     assertThat(back.toString())
         .isEqualTo(
-            "LanceCommittable{commitUser=user, checkpointId=42, jobId=job-1, fragments=2,"
-                + " rows=501}");
+            "LanceCommittable{commitUser=user, checkpointId=42, run=run-1#3, overwrite,"
+                + " fragments=2, rows=501}");
   }
 
   @Test
   void unknownVersionsAndTruncatedBytesAreRejected() throws IOException {
     LanceCommittableSerializer serializer = new LanceCommittableSerializer();
     byte[] bytes =
-        serializer.serialize(new LanceCommittable("u", 1, null, List.of(bareFragment())));
-    assertThatThrownBy(() -> serializer.deserialize(99, bytes))
+        serializer.serialize(
+            new LanceCommittable(
+                new CommitStamp("u", "r", 1, 1, null),
+                VersionMark.NO_TABLE,
+                false,
+                List.of(bareFragment())));
+    assertThatThrownBy(() -> serializer.deserialize(1, bytes))
         .isInstanceOf(IOException.class)
-        .hasMessage("Unknown LanceCommittable serializer version 99");
+        .hasMessageContaining("have format 1; this connector reads format 2");
     byte[] truncated = java.util.Arrays.copyOf(bytes, bytes.length / 2);
     assertThatThrownBy(() -> serializer.deserialize(serializer.getVersion(), truncated))
         .isInstanceOf(IOException.class);

@@ -1,8 +1,8 @@
 package dev.flinklance.sink.writer;
-import dev.flinklance.dataset.LanceDataset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import java.nio.file.Path;

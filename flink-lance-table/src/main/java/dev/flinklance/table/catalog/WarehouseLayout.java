@@ -4,6 +4,7 @@ import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import java.io.Serializable;
 import java.util.Map;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ObjectPath;
 
@@ -25,7 +26,7 @@ final class WarehouseLayout implements Serializable {
    * @param options the catalog's options: {@code storage.*} are kept for every table
    */
   WarehouseLayout(String warehouse, Map<String, String> options) {
-    String root = LanceDatasetOptions.dataset(warehouse, options).uri();
+    String root = LanceDatasetOptions.dataset(warehouse, Configuration.fromMap(options)).uri();
     while (root.endsWith("/") && !root.endsWith("://")) {
       root = root.substring(0, root.length() - 1);
     }

@@ -39,7 +39,7 @@ public record LanceSourceConfig(
     int batchSize = options.get(SCAN_BATCH_SIZE);
     require(batchSize > 0, SCAN_BATCH_SIZE, "must be positive, got " + batchSize);
     return new LanceSourceConfig(
-        LanceDatasetOptions.dataset(path, options.toMap()),
+        LanceDatasetOptions.dataset(path, options),
         version,
         tag,
         batchSize,

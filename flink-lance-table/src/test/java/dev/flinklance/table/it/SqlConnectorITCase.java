@@ -111,4 +111,24 @@ class SqlConnectorITCase {
     assertThat(LanceTestTables.sinkCommits(path)).hasSize(1);
     assertThat(queryStrings(batch, "SELECT COUNT(*) FROM events")).containsExactly("+I[500]");
   }
+
+  @Test
+  void insertOverwriteReplacesTheRowsInOneStampedOverwrite() {
+    String path = dir.resolve("events").toString();
+    TableEnvironment batch = Sql.batch();
+    exec(batch, eventsDdl(path));
+    exec(batch, generator(300, 1_000_000));
+    exec(batch, INSERT);
+    long before = LanceTestTables.latestVersion(path);
+
+    exec(
+        batch,
+        "INSERT OVERWRITE events SELECT id + 1000, name, ts, embedding FROM events WHERE id <= 3");
+
+    assertThat(LanceTestTables.readLongs(path, "id")).containsExactlyInAnyOrder(1001L, 1002L, 1003L);
+    assertThat(LanceTestTables.latestVersion(path)).isEqualTo(before + 1);
+    Commit overwrite = LanceTestTables.sinkCommits(path).get(1);
+    assertThat(overwrite.operation()).isEqualTo("Overwrite");
+    assertThat(overwrite.version()).isEqualTo(before + 1);
+  }
 }

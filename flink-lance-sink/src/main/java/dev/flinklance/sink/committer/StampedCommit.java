@@ -1,5 +1,4 @@
 package dev.flinklance.sink.committer;
-import dev.flinklance.commit.CommitStamp;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
@@ -8,22 +7,24 @@ import org.lance.CommitBuilder;
 import org.lance.Dataset;
 import org.lance.Transaction;
 import org.lance.operation.Append;
+import org.lance.operation.Operation;
+import org.lance.operation.Overwrite;
 
-/** One stamped Lance Append transaction: the only place the sink writes a table version. */
-class AppendCommit implements Serializable {
+/** One stamped Lance transaction: the only place the sink writes a table version. */
+class StampedCommit implements Serializable {
   private static final long serialVersionUID = 1L;
 
   private final LanceDataset table;
   private final int maxConflictRetries;
 
-  AppendCommit(LanceDataset table, int maxConflictRetries) {
+  StampedCommit(LanceDataset table, int maxConflictRetries) {
     this.table = table;
     this.maxConflictRetries = maxConflictRetries;
   }
 
   /**
-   * Commits on top of {@code current}; Lance rebases an Append over versions committed
-   * concurrently, retrying up to {@code maxConflictRetries} times on a race.
+   * Commits on top of {@code current}; Lance rebases over versions committed concurrently, retrying
+   * up to {@code maxConflictRetries} times on a race.
    *
    * @return the table at the new version
    */
@@ -31,17 +32,26 @@ class AppendCommit implements Serializable {
     try (Transaction transaction =
         new Transaction.Builder()
             .readVersion(current.version())
-            .operation(Append.builder().fragments(committable.fragments()).build())
-            .transactionProperties(CommitStamp.of(
-                    committable.commitUser(), committable.checkpointId(), committable.jobId()))
+            .operation(operationOf(current, committable))
+            .transactionProperties(committable.stamp().toProperties())
             .build()) {
       return new CommitBuilder(current)
           .writeParams(table.storageOptions())
           .maxRetries(maxConflictRetries)
           .execute(transaction);
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(
+      throw LanceDatasetException.wrap(
           table.uri(), "cannot commit checkpoint " + committable.checkpointId(), e);
     }
+  }
+
+  private static Operation operationOf(Dataset current, LanceCommittable committable) {
+    if (committable.overwrite()) {
+      return Overwrite.builder()
+          .fragments(committable.fragments())
+          .schema(current.getSchema())
+          .build();
+    }
+    return Append.builder().fragments(committable.fragments()).build();
   }
 }

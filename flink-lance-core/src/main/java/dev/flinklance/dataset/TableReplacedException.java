@@ -1,0 +1,23 @@
+package dev.flinklance.dataset;
+
+import org.apache.flink.annotation.PublicEvolving;
+
+/**
+ * The table at a URI is not the table a job was writing: it was deleted and recreated (or rolled
+ * back by deleting versions) while the job ran. Writing on would leave the new table unreadable, so
+ * the job stops at once: no restart can fix it.
+ */
+@PublicEvolving
+public class TableReplacedException extends PermanentDatasetException {
+  private static final long serialVersionUID = 1L;
+
+  public TableReplacedException(String uri, String evidence) {
+    super(
+        uri,
+        "the table was replaced while this job was writing to it ("
+            + evidence
+            + "). Nothing more is committed to it. Start the job without its state (no"
+            + " savepoint) to write to the new table",
+        null);
+  }
+}

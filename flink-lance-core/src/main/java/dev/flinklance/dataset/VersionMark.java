@@ -1,0 +1,73 @@
+package dev.flinklance.dataset;
+
+import java.time.Instant;
+import java.time.ZonedDateTime;
+import org.apache.flink.annotation.Internal;
+import org.lance.Dataset;
+
+/**
+ * A version of a table and the instant it was committed. A table deleted and recreated at the same
+ * URI has versions with the same numbers but other instants, so a mark tells the table it was taken
+ * from apart from a replacement.
+ *
+ * @param version the version number; 0 marks "no table yet" and matches any table
+ * @param epochNanos commit instant of that version
+ */
+@Internal
+public record VersionMark(long version, long epochNanos) {
+  public static final VersionMark NO_TABLE = new VersionMark(0, 0);
+
+  public static VersionMark of(Dataset dataset) {
+    return new VersionMark(dataset.version(), epochNanos(dataset.getVersion().getDataTime()));
+  }
+
+  /**
+   * Checks that the table behind {@code handle} still is the table this mark was taken from: its
+   * versions did not go back below the mark, and the marked version, if it still exists, is the
+   * same commit. A version removed by cleanup cannot be checked and is accepted.
+   *
+   * @throws TableReplacedException naming the URI if the table was replaced
+   */
+  public void verify(Dataset handle) {
+    if (version == 0) {
+      return;
+    }
+    long latest;
+    try {
+      latest = handle.latestVersion();
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(handle.uri(), "cannot read the latest version", e);
+    }
+    if (latest < version) {
+      throw new TableReplacedException(
+          handle.uri(),
+          String.format(
+              "its latest version is %d, but this job already saw version %d", latest, version));
+    }
+    try (Dataset marked = handle.checkoutVersion(version)) {
+      long actual = epochNanos(marked.getVersion().getDataTime());
+      if (actual != epochNanos) {
+        throw new TableReplacedException(
+            handle.uri(),
+            String.format(
+                "version %d was committed at %s, but the version %d this job saw was committed at"
+                    + " %s",
+                version, marked.getVersion().getDataTime(), version, instant()));
+      }
+    } catch (TableReplacedException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      if (!LanceErrors.isNotFound(e)) {
+        throw LanceDatasetException.wrap(handle.uri(), "cannot read version " + version, e);
+      }
+    }
+  }
+
+  private String instant() {
+    return Instant.ofEpochSecond(0, epochNanos).toString();
+  }
+
+  private static long epochNanos(ZonedDateTime time) {
+    return time.toEpochSecond() * 1_000_000_000L + time.getNano();
+  }
+}

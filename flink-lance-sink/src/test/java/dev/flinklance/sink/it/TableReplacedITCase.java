@@ -1,0 +1,66 @@
+package dev.flinklance.sink.it;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinklance.dataset.TableReplacedException;
+import dev.flinklance.sink.LanceSink;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestFragments;
+import dev.flinklance.testing.TestRows;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.concurrent.ExecutionException;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** A table deleted and recreated under a running job fails the job and stays readable. */
+class TableReplacedITCase {
+
+  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+
+  @TempDir Path dir;
+
+  @Test
+  void aTableReplacedUnderARunningJobIsNeverWrittenAndStaysReadable() throws Exception {
+    String table = dir.resolve("t").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.enableCheckpointing(100);
+    env.fromSource(
+            TestRows.source(1_000_000, RateLimiterStrategy.perCheckpoint(100)),
+            WatermarkStrategy.noWatermarks(),
+            "ids")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
+    JobClient job = env.executeAsync();
+    SavepointRestoreITCase.awaitSinkCommits(table, 3);
+
+    // The old table moves away at once (one rename), a new one takes its place.
+    Files.move(Path.of(table), dir.resolve("old"));
+    TestFragments.createTable(table);
+
+    Throwable failure = null;
+    try {
+      job.getJobExecutionResult().get();
+    } catch (ExecutionException e) {
+      failure = e;
+    }
+    assertThat(failure).as("the job failed").isNotNull();
+    assertThat(ExceptionUtils.findThrowable(failure, TableReplacedException.class))
+        .get()
+        .satisfies(
+            e ->
+                assertThat(e.getMessage())
+                    .startsWith("Lance table '" + table + "': the table was replaced"));
+    assertThat(LanceTestTables.latestVersion(table))
+        .as("nothing committed to the new table")
+        .isEqualTo(1);
+    assertThat(LanceTestTables.countRows(table)).isZero();
+  }
+}
