@@ -56,7 +56,7 @@ class SqlConnectorITCase {
     String path = dir.resolve("events").toString();
     TableEnvironment streaming = Sql.streaming(Duration.ofMillis(200));
     exec(streaming, eventsDdl(path));
-    exec(streaming, generator(ROWS, 4_000));
+    exec(streaming, generator(ROWS, 1_000)); // two seconds: several checkpoints
     exec(streaming, INSERT);
 
     assertThat(LanceTestTables.readLongs(path, "id"))
