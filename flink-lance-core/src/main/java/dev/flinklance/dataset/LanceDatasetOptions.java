@@ -84,8 +84,8 @@ public final class LanceDatasetOptions {
   /**
    * The table that {@code options} (as a job, SQL or the catalog gives them) describe at {@code
    * uri}: its {@code storage.*} options and the object-store checks to run before writing. A
-   * relative local path is resolved here, where the job is built: each task manager would
-   * otherwise resolve it against its own working directory.
+   * relative local path is resolved here, where the job is built: each task manager would otherwise
+   * resolve it against its own working directory.
    */
   public static LanceDataset dataset(String uri, Configuration options) {
     String resolved = uri.trim();
@@ -93,9 +93,7 @@ public final class LanceDatasetOptions {
       resolved = Path.of(resolved).toAbsolutePath().normalize().toString();
     }
     return new LanceDataset(
-        resolved,
-        storageOptions(options.toMap()),
-        options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK));
+        resolved, storageOptions(options.toMap()), options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK));
   }
 
   /** The Lance storage options among {@code options}: every {@code storage.*} key, unprefixed. */

@@ -16,6 +16,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
@@ -113,8 +114,7 @@ public class LanceDynamicTableFactory
     Map<String, String> options = validatedOptions(context);
     RowType declared = physicalRowType(context);
     LanceDataset table =
-        LanceDatasetOptions.dataset(
-            options.get(LanceDatasetOptions.PATH.key()), toConfig(options));
+        LanceDatasetOptions.dataset(options.get(LanceDatasetOptions.PATH.key()), toConfig(options));
     checkWritable(declared, table);
     Map<String, String> sinkOptions = new HashMap<>(options);
     sinkOptions.put(LanceDatasetOptions.PATH.key(), table.uri());
@@ -182,16 +182,17 @@ public class LanceDynamicTableFactory
     }
   }
 
-  private static <T> T invalidIsValidation(java.util.function.Supplier<T> check) {
+  private static <T> T invalidIsValidation(Supplier<T> check) {
     return invalidIsValidation(check, null);
   }
 
   /** Flink reports a ValidationException as a planning error, with our message. */
-  private static <T> T invalidIsValidation(java.util.function.Supplier<T> check, String uri) {
+  private static <T> T invalidIsValidation(Supplier<T> check, String uri) {
     try {
       return check.get();
     } catch (IllegalArgumentException e) {
-      String message = uri == null ? e.getMessage() : "Lance table '" + uri + "': " + e.getMessage();
+      String message =
+          uri == null ? e.getMessage() : "Lance table '" + uri + "': " + e.getMessage();
       throw new ValidationException(message, e);
     }
   }

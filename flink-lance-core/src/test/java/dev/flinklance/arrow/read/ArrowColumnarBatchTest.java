@@ -132,7 +132,8 @@ class ArrowColumnarBatchTest {
     DictionaryEncoding encoding = new DictionaryEncoding(7, false, new ArrowType.Int(32, true));
     dictionaries.put(new Dictionary(values, encoding));
     IntVector colour =
-        vector(new Field("colour", new FieldType(true, new ArrowType.Int(32, true), encoding), null));
+        vector(
+            new Field("colour", new FieldType(true, new ArrowType.Int(32, true), encoding), null));
     large.setSafe(0, "ä".getBytes(StandardCharsets.UTF_8));
     bytes.setSafe(0, new byte[] {1, 2, 3});
     fixed.setSafe(0, new byte[] {9, 8});
@@ -144,8 +145,7 @@ class ArrowColumnarBatchTest {
     colour.setNull(2);
 
     assertThat(rowType())
-        .hasToString(
-            "ROW<`large` STRING, `bytes` BYTES, `fixed` BINARY(2), `colour` STRING>");
+        .hasToString("ROW<`large` STRING, `bytes` BYTES, `fixed` BINARY(2), `colour` STRING>");
     ArrowColumnarBatch batch = batch(3);
     RowData row = batch.row(0);
     assertThat(row.getString(0)).hasToString("ä");
@@ -200,8 +200,7 @@ class ArrowColumnarBatchTest {
         .isEqualTo(LocalDateTime.of(1969, 12, 31, 23, 59, 59));
     assertThat(row.getTimestamp(1, 9).toLocalDateTime())
         .isEqualTo(LocalDateTime.of(1969, 12, 31, 23, 59, 59, 999_999_999));
-    assertThat(row.getTimestamp(2, 6).toInstant())
-        .hasToString("2023-11-14T22:13:20.123456Z");
+    assertThat(row.getTimestamp(2, 6).toInstant()).hasToString("2023-11-14T22:13:20.123456Z");
     assertThat(row.getInt(3)).isEqualTo(3_600_000);
     assertThat(row.getInt(4)).as("Flink holds TIME in milliseconds").isEqualTo(3_600_001);
     assertThat(row.getInt(5)).isEqualTo(3_600_001);
@@ -217,7 +216,9 @@ class ArrowColumnarBatchTest {
     FixedSizeListVector vector =
         vector(new Field("vec", FieldType.nullable(new ArrowType.FixedSizeList(2)), List.of(item)));
     LargeListVector large =
-        vector(new Field("large_list", FieldType.nullable(ArrowType.LargeList.INSTANCE), List.of(item)));
+        vector(
+            new Field(
+                "large_list", FieldType.nullable(ArrowType.LargeList.INSTANCE), List.of(item)));
     MapVector map =
         vector(
             new Field(
@@ -229,7 +230,10 @@ class ArrowColumnarBatchTest {
                         FieldType.notNullable(ArrowType.Struct.INSTANCE),
                         List.of(
                             new Field("key", FieldType.notNullable(ArrowType.Utf8.INSTANCE), null),
-                            new Field("value", FieldType.nullable(new ArrowType.Int(64, true)), null))))));
+                            new Field(
+                                "value",
+                                FieldType.nullable(new ArrowType.Int(64, true)),
+                                null))))));
     StructVector struct =
         vector(
             new Field(

@@ -1,5 +1,6 @@
 package dev.flinklance.table.catalog;
 
+import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.dataset.LanceDataset;
@@ -66,7 +67,8 @@ final class DatabaseRegistry {
 
   void add(String name, CatalogDatabase database) {
     Map<StringData, StringData> properties = new HashMap<>();
-    database.getProperties()
+    database
+        .getProperties()
         .forEach((k, v) -> properties.put(StringData.fromString(k), StringData.fromString(v)));
     RowData row =
         GenericRowData.of(
@@ -115,12 +117,13 @@ final class DatabaseRegistry {
   }
 
   private Dataset openOrCreate(BufferAllocator allocator) {
-    return table.openIfExists(allocator)
+    return table
+        .openIfExists(allocator)
         .or(
             () ->
                 table.createIfAbsent(
                     allocator,
-                    dev.flinklance.arrow.ArrowSchemaConverter.toArrowSchema(ROW_TYPE, Map.of()),
+                    ArrowSchemaConverter.toArrowSchema(ROW_TYPE, Map.of()),
                     false,
                     "2.2")) // MAP needs Lance file format 2.2
         .orElseGet(() -> table.open(allocator));
@@ -143,8 +146,7 @@ final class DatabaseRegistry {
           ArrowReader reader = scanner.scanBatches()) {
         while (reader.loadNextBatch()) {
           ArrowColumnarBatch rows =
-              ArrowColumnarBatch.of(
-                  reader.getVectorSchemaRoot(), ROW_TYPE.getFieldNames(), reader);
+              ArrowColumnarBatch.of(reader.getVectorSchemaRoot(), ROW_TYPE.getFieldNames(), reader);
           for (int i = 0; i < rows.rowCount(); i++) {
             RowData row = rows.row(i);
             databases.putIfAbsent(row.getString(0).toString(), toDatabase(row));
@@ -167,7 +169,8 @@ final class DatabaseRegistry {
       ArrayData values = map.valueArray();
       for (int i = 0; i < map.size(); i++) {
         properties.put(
-            keys.getString(i).toString(), values.isNullAt(i) ? null : values.getString(i).toString());
+            keys.getString(i).toString(),
+            values.isNullAt(i) ? null : values.getString(i).toString());
       }
     }
     return new CatalogDatabaseImpl(

@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -56,9 +57,9 @@ import org.lance.namespace.model.ListTablesRequest;
 /**
  * {@code CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = ...)}: databases are directories
  * of the warehouse, tables are the Lance tables in them. A table's schema is read from the table
- * itself; the options given at CREATE TABLE live in the table's config, so every session (and
- * every Lance reader) sees them. State lives only in the warehouse: two sessions that create the
- * same catalog see the same databases, tables and options.
+ * itself; the options given at CREATE TABLE live in the table's config, so every session (and every
+ * Lance reader) sees them. State lives only in the warehouse: two sessions that create the same
+ * catalog see the same databases, tables and options.
  */
 @Internal
 public class LanceCatalog extends AbstractCatalog {
@@ -90,7 +91,8 @@ public class LanceCatalog extends AbstractCatalog {
   @Override
   public Optional<Factory> getFactory() {
     Map<String, String> storage = new HashMap<>();
-    layout.storageOptions()
+    layout
+        .storageOptions()
         .forEach((key, value) -> storage.put(LanceDatasetOptions.STORAGE_PREFIX + key, value));
     return Optional.of(new LanceDynamicTableFactory(storage));
   }
@@ -144,7 +146,11 @@ public class LanceCatalog extends AbstractCatalog {
       throws DatabaseNotExistException, DatabaseNotEmptyException {
     if (name.equals(getDefaultDatabase())) {
       throw new ValidationException(
-          "The default database '" + name + "' of Lance catalog " + getName() + " cannot be dropped");
+          "The default database '"
+              + name
+              + "' of Lance catalog "
+              + getName()
+              + " cannot be dropped");
     }
     if (!databaseExists(name)) {
       if (ignoreIfNotExists) {
@@ -184,7 +190,8 @@ public class LanceCatalog extends AbstractCatalog {
     Map<String, String> properties = new HashMap<>();
     properties.put("root", layout.databaseUri(database));
     properties.put("manifest_enabled", "false");
-    layout.storageOptions()
+    layout
+        .storageOptions()
         .forEach((key, value) -> properties.put(LanceDatasetOptions.STORAGE_PREFIX + key, value));
     try (DirectoryNamespace directory = new DirectoryNamespace()) {
       directory.initialize(properties, allocator);
@@ -270,11 +277,13 @@ public class LanceCatalog extends AbstractCatalog {
     LanceDataset lance = layout.table(path);
     ResolvedCatalogTable resolved = checkCreatable(table);
     Map<String, String> options = TableOptions.forCreate(resolved.getOptions());
-    RowType rowType = (RowType) resolved.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+    RowType rowType =
+        (RowType) resolved.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
     Map<String, String> withPath = new HashMap<>(options);
     withPath.put(LanceDatasetOptions.PATH.key(), lance.uri());
     LanceSinkConfig config = invalid(() -> LanceSinkConfig.from(Configuration.fromMap(withPath)));
-    Schema schema = invalid(() -> ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns()));
+    Schema schema =
+        invalid(() -> ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns()));
     if (tableExists(path)) {
       if (ignoreIfExists) {
         return;
@@ -349,7 +358,8 @@ public class LanceCatalog extends AbstractCatalog {
         reset.add(TableOptions.CONFIG_PREFIX + option.getKey());
       } else {
         throw new ValidationException(
-            "The Lance catalog supports ALTER TABLE ... SET / RESET of options only, not " + change);
+            "The Lance catalog supports ALTER TABLE ... SET / RESET of options only, not "
+                + change);
       }
     }
     LanceDataset table = layout.table(path);
@@ -434,7 +444,7 @@ public class LanceCatalog extends AbstractCatalog {
   }
 
   /** Lance failures become CatalogExceptions, which Flink reports as they are. */
-  private static <T> T lance(java.util.function.Supplier<T> call) {
+  private static <T> T lance(Supplier<T> call) {
     try {
       return call.get();
     } catch (LanceDatasetException e) {
@@ -442,7 +452,7 @@ public class LanceCatalog extends AbstractCatalog {
     }
   }
 
-  private static <T> T invalid(java.util.function.Supplier<T> check) {
+  private static <T> T invalid(Supplier<T> check) {
     try {
       return check.get();
     } catch (IllegalArgumentException e) {
@@ -539,8 +549,7 @@ public class LanceCatalog extends AbstractCatalog {
   }
 
   @Override
-  public CatalogTableStatistics getPartitionStatistics(
-      ObjectPath path, CatalogPartitionSpec spec) {
+  public CatalogTableStatistics getPartitionStatistics(ObjectPath path, CatalogPartitionSpec spec) {
     return CatalogTableStatistics.UNKNOWN;
   }
 

@@ -5,9 +5,9 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 
 /**
- * Options of {@code CREATE CATALOG ... WITH ('type' = 'lance', ...)}. The catalog also takes
- * {@code storage.*} (see {@link dev.flinklance.dataset.LanceDatasetOptions#STORAGE_PREFIX}), which
- * it passes to every table.
+ * Options of {@code CREATE CATALOG ... WITH ('type' = 'lance', ...)}. The catalog also takes {@code
+ * storage.*} (see {@link dev.flinklance.dataset.LanceDatasetOptions#STORAGE_PREFIX}), which it
+ * passes to every table.
  */
 @PublicEvolving
 public final class LanceCatalogOptions {

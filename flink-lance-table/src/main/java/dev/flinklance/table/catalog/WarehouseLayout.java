@@ -2,7 +2,6 @@ package dev.flinklance.table.catalog;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
-import java.io.Serializable;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
@@ -14,8 +13,7 @@ import org.apache.flink.table.catalog.ObjectPath;
  * directory namespace use, so they see the same tables), and the list of databases is the Lance
  * table {@code <warehouse>/_databases.lance}. Names that would leave the warehouse are refused.
  */
-final class WarehouseLayout implements Serializable {
-  private static final long serialVersionUID = 1L;
+final class WarehouseLayout {
   static final String TABLE_SUFFIX = ".lance";
   private static final String REGISTRY = "_databases" + TABLE_SUFFIX;
 

@@ -119,7 +119,9 @@ public final class LanceFilters {
     if (right instanceof ValueLiteralExpression literal) {
       return comparableColumn(left)
           .flatMap(
-              c -> LanceLiterals.format(literal, c.type()).map(v -> c.quoted() + " " + operator + " " + v));
+              c ->
+                  LanceLiterals.format(literal, c.type())
+                      .map(v -> c.quoted() + " " + operator + " " + v));
     }
     if (left instanceof ValueLiteralExpression) {
       return comparison(MIRRORED.get(operator), right, left);

@@ -159,7 +159,8 @@ public final class LanceLiterals {
       value = literal.getValueAs(LocalDateTime.class);
     } else if (type.getTimezone() != null
         && root == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE) {
-      value = literal.getValueAs(Instant.class).map(i -> LocalDateTime.ofInstant(i, ZoneOffset.UTC));
+      value =
+          literal.getValueAs(Instant.class).map(i -> LocalDateTime.ofInstant(i, ZoneOffset.UTC));
     } else {
       return Optional.empty();
     }

@@ -1,8 +1,8 @@
 package dev.flinklance.table.source;
 
+import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.arrow.read.LanceReadSchema;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;

@@ -1,7 +1,6 @@
 package dev.flinklance.table.it;
 
 import static dev.flinklance.table.testing.Sql.exec;
-import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.table.testing.Sql;

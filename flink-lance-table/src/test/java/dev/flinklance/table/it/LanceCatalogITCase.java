@@ -78,8 +78,8 @@ class LanceCatalogITCase {
     TableEnvironment env = session();
     exec(
         env,
-        "CREATE TABLE docs (id BIGINT NOT NULL, embedding ARRAY<FLOAT NOT NULL>) COMMENT 'documents'"
-            + " WITH ('vector-columns' = 'embedding:4', 'stable-row-ids' = 'true',"
+        "CREATE TABLE docs (id BIGINT NOT NULL, embedding ARRAY<FLOAT NOT NULL>) COMMENT"
+            + " 'documents' WITH ('vector-columns' = 'embedding:4', 'stable-row-ids' = 'true',"
             + " 'data-storage-version' = '2.1', 'sink.max-rows-per-file' = '100')");
 
     TableEnvironment second = session();

@@ -112,8 +112,7 @@ class LanceSourceITCase {
   @Test
   void failsAtBuildForBadInput() {
     writeTable(10, 10);
-    assertThatThrownBy(() -> LanceSource.builder().build())
-        .hasMessageContaining("'path'");
+    assertThatThrownBy(() -> LanceSource.builder().build()).hasMessageContaining("'path'");
     assertThatThrownBy(() -> LanceSource.builder().path(dir.resolve("nothing").toString()).build())
         .isInstanceOf(LanceDatasetException.class)
         .hasMessageContaining("nothing");

@@ -49,7 +49,10 @@ class ObjectStoreITCase {
     assertThat(env.explainSql(select)).contains("filter=[and(>=(id, 95)");
     assertThat(queryStrings(env, select))
         .containsExactlyInAnyOrder(
-            "+I[95, name-95]", "+I[96, name-96]", "+I[97, name-97]", "+I[98, name-98]",
+            "+I[95, name-95]",
+            "+I[96, name-96]",
+            "+I[97, name-97]",
+            "+I[98, name-98]",
             "+I[99, name-99]");
     assertThat(queryStrings(env, "SELECT COUNT(*) FROM events")).containsExactly("+I[100]");
   }

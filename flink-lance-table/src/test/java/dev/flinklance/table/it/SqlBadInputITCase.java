@@ -30,8 +30,8 @@ import org.lance.Dataset;
 import org.lance.WriteParams;
 
 /**
- * Bad input fails when the statement is planned, with a message naming the option, column or
- * path, and writes nothing: the table's version is unchanged.
+ * Bad input fails when the statement is planned, with a message naming the option, column or path,
+ * and writes nothing: the table's version is unchanged.
  */
 class SqlBadInputITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
@@ -44,12 +44,15 @@ class SqlBadInputITCase {
   @BeforeEach
   void setUp() {
     table = dir.resolve("events").toString();
-    TestTables.write(table, TestRows.ROW_TYPE, LongStream.range(0, 10).mapToObj(TestRows::row).toList(), 10);
+    TestTables.write(
+        table, TestRows.ROW_TYPE, LongStream.range(0, 10).mapToObj(TestRows::row).toList(), 10);
     env = Sql.batch();
   }
 
   private void create(String name, String columns, String options) {
-    exec(env, "CREATE TABLE " + name + " (" + columns + ") WITH ('connector' = 'lance'" + options + ")");
+    exec(
+        env,
+        "CREATE TABLE " + name + " (" + columns + ") WITH ('connector' = 'lance'" + options + ")");
   }
 
   private void assertUnchanged(long version) {
@@ -79,7 +82,10 @@ class SqlBadInputITCase {
     create("t", "id BIGINT NOT NULL", ", 'path' = '" + table + "', 'scan.batch-size' = '0'");
     assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM t"))
         .hasStackTraceContaining("Invalid Lance source option 'scan.batch-size'");
-    create("s", "id BIGINT NOT NULL, name STRING", ", 'path' = '" + table + "', 'sink.max-rows-per-file' = '-1'");
+    create(
+        "s",
+        "id BIGINT NOT NULL, name STRING",
+        ", 'path' = '" + table + "', 'sink.max-rows-per-file' = '-1'");
     long version = LanceTestTables.latestVersion(table);
     assertThatThrownBy(() -> exec(env, "INSERT INTO s VALUES (1, 'x')"))
         .hasStackTraceContaining("Invalid Lance sink option 'sink.max-rows-per-file'");

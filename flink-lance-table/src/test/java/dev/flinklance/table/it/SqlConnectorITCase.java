@@ -78,13 +78,17 @@ class SqlConnectorITCase {
         .allSatisfy(
             row -> {
               assertThat((Long) row.getField(0)).isGreaterThan(10);
-              assertThat((String) row.getField(1)).isEqualTo("name-" + row.getField(0)).startsWith("name-2");
+              assertThat((String) row.getField(1))
+                  .isEqualTo("name-" + row.getField(0))
+                  .startsWith("name-2");
             });
 
     long firstCommit = commits.get(0).version();
     List<Long> atFirstCommit = TestTables.readLongsAt(path, "id", firstCommit);
     assertThat(
-            query(batch, "SELECT id FROM events /*+ OPTIONS('scan.version' = '" + firstCommit + "') */")
+            query(
+                    batch,
+                    "SELECT id FROM events /*+ OPTIONS('scan.version' = '" + firstCommit + "') */")
                 .stream()
                 .map(row -> (Long) row.getField(0))
                 .toList())
@@ -125,7 +129,8 @@ class SqlConnectorITCase {
         batch,
         "INSERT OVERWRITE events SELECT id + 1000, name, ts, embedding FROM events WHERE id <= 3");
 
-    assertThat(LanceTestTables.readLongs(path, "id")).containsExactlyInAnyOrder(1001L, 1002L, 1003L);
+    assertThat(LanceTestTables.readLongs(path, "id"))
+        .containsExactlyInAnyOrder(1001L, 1002L, 1003L);
     assertThat(LanceTestTables.latestVersion(path)).isEqualTo(before + 1);
     Commit overwrite = LanceTestTables.sinkCommits(path).get(1);
     assertThat(overwrite.operation()).isEqualTo("Overwrite");

@@ -169,7 +169,8 @@ class TypeRoundTripITCase {
     Schema schema =
         new Schema(
             List.of(
-                new Field("colour", new FieldType(true, new ArrowType.Int(32, true), encoding), null),
+                new Field(
+                    "colour", new FieldType(true, new ArrowType.Int(32, true), encoding), null),
                 Field.nullable("big", ArrowType.LargeUtf8.INSTANCE),
                 Field.nullable("blob", ArrowType.LargeBinary.INSTANCE),
                 Field.nullable("fixed", new ArrowType.FixedSizeBinary(2)),
@@ -226,7 +227,8 @@ class TypeRoundTripITCase {
         root.getVector(field.getName()).setNull(2);
       }
       for (int j = 6; j < 9; j++) { // Lance wants the slots under a null vector filled
-        ((Float4Vector) ((FixedSizeListVector) root.getVector("vec")).getDataVector()).setSafe(j, 0);
+        ((Float4Vector) ((FixedSizeListVector) root.getVector("vec")).getDataVector())
+            .setSafe(j, 0);
       }
       root.setRowCount(3);
       try (ArrowStreamWriter writer = new ArrowStreamWriter(root, dictionaries, stream)) {

@@ -3,6 +3,7 @@ package dev.flinklance.table.testing;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.testing.LanceTestTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -13,14 +14,11 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
-import org.lance.CommitBuilder;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
-import org.lance.Transaction;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
-import org.lance.operation.Append;
 
 /**
  * Writes test tables without a Flink job: rows through the shared Arrow writer, one fragment per
@@ -42,10 +40,10 @@ public final class TestTables {
 
   /** Appends {@code rows} as fragments of at most {@code rowsPerFragment} rows. */
   public static void append(String uri, RowType rowType, List<RowData> rows, int rowsPerFragment) {
+    List<FragmentMetadata> fragments = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
       Schema schema = dataset.getSchema();
-      List<FragmentMetadata> fragments = new ArrayList<>();
       for (int start = 0; start < rows.size(); start += rowsPerFragment) {
         try (ArrowBatchWriter batch = ArrowBatchWriter.create(rowType, schema, allocator)) {
           for (RowData row : rows.subList(start, Math.min(rows.size(), start + rowsPerFragment))) {
@@ -60,15 +58,8 @@ public final class TestTables {
                   .execute());
         }
       }
-      try (Transaction append =
-              new Transaction.Builder()
-                  .readVersion(dataset.version())
-                  .operation(Append.builder().fragments(fragments).build())
-                  .build();
-          Dataset ignored = new CommitBuilder(dataset).execute(append)) {
-        // committed
-      }
     }
+    LanceTestTables.appendFragments(uri, fragments);
   }
 
   /** The values of a BIGINT column at one table version, read with Lance's own scanner. */

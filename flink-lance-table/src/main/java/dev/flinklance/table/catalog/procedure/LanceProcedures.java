@@ -13,8 +13,8 @@ import org.apache.flink.table.procedures.Procedure;
  *
  * <p>Adding one is one line in {@link #PROCEDURES}: its name and a constructor taking the {@link
  * TableResolver} it uses to find tables. A procedure is a public class implementing {@link
- * Procedure} with a {@code call(ProcedureContext, ...)} method (see {@link CreateTagProcedure}
- * and Flink's FLIP-311), and gets a row in docs/sql.md.
+ * Procedure} with a {@code call(ProcedureContext, ...)} method (see {@link CreateTagProcedure} and
+ * Flink's FLIP-311), and gets a row in docs/sql.md.
  */
 @Internal
 public final class LanceProcedures {

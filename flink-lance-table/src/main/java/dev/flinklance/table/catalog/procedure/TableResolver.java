@@ -9,8 +9,8 @@ import org.apache.flink.annotation.Internal;
 public interface TableResolver {
 
   /**
-   * @throws org.apache.flink.table.api.ValidationException if the name is invalid or the table
-   *     does not exist
+   * @throws org.apache.flink.table.api.ValidationException if the name is invalid or the table does
+   *     not exist
    */
   LanceDataset table(String name);
 }

@@ -24,8 +24,7 @@ public final class SplitPlanner {
   public static List<LanceSplit> plan(LanceScan scan) {
     LanceDataset table = scan.dataset();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset =
-            TableVersions.open(table, scan.version(), scan.tag(), allocator)) {
+        Dataset dataset = TableVersions.open(table, scan.version(), scan.tag(), allocator)) {
       long version = dataset.version();
       List<LanceSplit> splits =
           dataset.getFragments().stream()

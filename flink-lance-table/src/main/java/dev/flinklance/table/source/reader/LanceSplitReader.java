@@ -60,11 +60,7 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
         return new ArrowBatchRecords(current.splitId(), rows, batch);
       }
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new IOException(
-          String.format(
-              "Lance table '%s': cannot read fragment %d of version %d",
-              scan.dataset().uri(), current.fragmentId(), current.version()),
-          e);
+      throw failure("read", current, e);
     }
     return finishCurrent();
   }
@@ -84,12 +80,16 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
       batches = scanner.scanBatches();
       return true;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new IOException(
-          String.format(
-              "Lance table '%s': cannot scan fragment %d of version %d",
-              scan.dataset().uri(), split.fragmentId(), split.version()),
-          e);
+      throw failure("scan", split, e);
     }
+  }
+
+  private IOException failure(String action, LanceSplit split, Exception cause) {
+    return new IOException(
+        String.format(
+            "Lance table '%s': cannot %s fragment %d of version %d",
+            scan.dataset().uri(), action, split.fragmentId(), split.version()),
+        cause);
   }
 
   private RecordsWithSplitIds<RowData> finishCurrent() throws IOException {
@@ -137,5 +137,4 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
       dataset = null;
     }
   }
-
 }
