@@ -8,11 +8,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestTables;
+import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.UUID;
 import java.util.stream.LongStream;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -135,5 +137,23 @@ class SqlConnectorITCase {
     Commit overwrite = LanceTestTables.sinkCommits(path).get(1);
     assertThat(overwrite.operation()).isEqualTo("Overwrite");
     assertThat(overwrite.version()).isEqualTo(before + 1);
+  }
+
+  /** A failure in the middle of a streaming INSERT: restored from the checkpoint, no row twice. */
+  @Test
+  void streamingInsertIsExactlyOnceAcrossAFailure() {
+    String path = dir.resolve("events").toString();
+    String token = UUID.randomUUID().toString();
+    TableEnvironment streaming = Sql.streaming(Duration.ofMillis(100));
+    Sql.restartOnce(streaming);
+    exec(streaming, eventsDdl(path));
+    exec(streaming, generator(ROWS, 1_000));
+    exec(
+        streaming,
+        INSERT.replace("SELECT id,", "SELECT fail_once('" + token + "', id, " + ROWS * 3 / 4 + "),"));
+
+    assertThat(Failures.fired(token)).isTrue();
+    assertThat(LanceTestTables.readLongs(path, "id"))
+        .containsExactlyInAnyOrderElementsOf(LongStream.rangeClosed(1, ROWS).boxed().toList());
   }
 }

@@ -2,6 +2,7 @@ package dev.flinklance.table.testing;
 
 import java.time.Duration;
 import java.util.ArrayList;
+import dev.flinklance.testing.Failures;
 import java.util.List;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
@@ -41,6 +42,7 @@ public final class Sql {
   private static TableEnvironment create(EnvironmentSettings.Builder settings, Configuration conf) {
     TableEnvironment env = TableEnvironment.create(settings.withConfiguration(conf).build());
     env.createTemporarySystemFunction("vec", Vec.class);
+    env.createTemporarySystemFunction("fail_once", FailOnce.class);
     return env;
   }
 
@@ -77,6 +79,19 @@ public final class Sql {
         vector[i] = seed + i / 1000f;
       }
       return vector;
+    }
+  }
+
+  /**
+   * {@code fail_once(token, value, at)}: returns {@code value}, and fails the job the first time
+   * (per token) it sees {@code at}.
+   */
+  public static class FailOnce extends ScalarFunction {
+    public long eval(String token, long value, long at) {
+      if (value == at && Failures.fireOnce(token)) {
+        throw new IllegalStateException("Injected failure at " + value);
+      }
+      return value;
     }
   }
 }
