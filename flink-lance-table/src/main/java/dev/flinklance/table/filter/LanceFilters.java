@@ -149,8 +149,9 @@ public final class LanceFilters {
   }
 
   /**
-   * {@code x LIKE 'abc%'} only: Lance treats a backslash in a pattern as an escape, Flink without
-   * an ESCAPE clause does not, and prefix matches are what Lance can also serve from an index.
+   * {@code x LIKE 'abc%'} only: Lance treats a backslash in any pattern as an escape, so only a
+   * plain prefix is certain to mean the same to both engines (and Lance can serve it from an
+   * index).
    */
   private Optional<String> likePrefix(ResolvedExpression value, ResolvedExpression pattern) {
     if (!(pattern instanceof ValueLiteralExpression literal)) {

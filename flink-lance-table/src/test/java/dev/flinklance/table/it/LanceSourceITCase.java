@@ -147,7 +147,7 @@ class LanceSourceITCase {
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance")
         .map(new Throttle())
         .returns(TestRows.TYPE_INFO)
-        .map(new Failures.FailAfterCheckpoint(token, 2))
+        .map(new Failures.FailAfterCheckpoint(token, 1))
         .returns(TestRows.TYPE_INFO)
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(copy).build());
     env.execute();
@@ -164,7 +164,7 @@ class LanceSourceITCase {
 
     @Override
     public RowData map(RowData row) throws Exception {
-      if (++seen % 50 == 0) {
+      if (++seen % 10 == 0) {
         Thread.sleep(1);
       }
       return row;
