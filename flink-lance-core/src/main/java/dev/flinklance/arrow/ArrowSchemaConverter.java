@@ -10,6 +10,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LocalZonedTimestampType;
@@ -24,6 +25,7 @@ import org.apache.flink.table.types.logical.TimestampType;
  * unsupported type is reported here, with its column path, so a sink fails when it is built rather
  * than at the first record.
  */
+@Internal
 public final class ArrowSchemaConverter {
 
   /** Arrow's conventional child names; Lance and pyarrow readers expect them. */

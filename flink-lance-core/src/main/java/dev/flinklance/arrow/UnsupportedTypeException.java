@@ -1,8 +1,10 @@
 package dev.flinklance.arrow;
 
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.types.logical.LogicalType;
 
 /** A Flink type that has no Lance/Arrow mapping, named by its column path. */
+@PublicEvolving
 public final class UnsupportedTypeException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 

@@ -1,12 +1,14 @@
 package dev.flinklance.arrow;
 
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
 
 /** Checks the columns a user declared as fixed-dimension vectors. */
+@Internal
 public final class VectorColumns {
 
   private VectorColumns() {}

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.lance.FragmentMetadata;
@@ -18,6 +19,7 @@ import org.lance.fragment.VersionMeta;
  * Explicit rather than Java serialization so that a savepoint does not depend on Lance's class
  * layout; a serializer that embeds this bumps its own version when the layout changes.
  */
+@Internal
 public final class FragmentMetadataCodec {
 
   private FragmentMetadataCodec() {}

@@ -2,16 +2,20 @@ package dev.flinklance.dataset;
 
 import dev.flinklance.dataset.LanceDatasetOptions.ConditionalPutCheck;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.lance.CommitBuilder;
 import org.lance.Dataset;
+import org.lance.FragmentMetadata;
 import org.lance.ReadOptions;
 import org.lance.Transaction;
+import org.lance.operation.Append;
 import org.lance.operation.Overwrite;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -20,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * Where a Lance table lives and how to reach it: its URI and the storage options that go with every
  * Lance call. All Lance failures leave here with the table's URI in the message.
  */
+@Internal
 public final class LanceDataset implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(LanceDataset.class);
@@ -89,7 +94,7 @@ public final class LanceDataset implements Serializable {
     try {
       return openWith(allocator, new ReadOptions.Builder().setVersion(version));
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(uri, "cannot open version " + version, e);
+      throw LanceDatasetException.wrap(uri, "cannot open version " + version, e);
     }
   }
 
@@ -154,30 +159,63 @@ public final class LanceDataset implements Serializable {
     if (created.version() == 1) {
       return Optional.of(created);
     }
-    undoRacedCreation(created);
+    undoRacedCreation(created, schema);
     return Optional.empty();
   }
 
-  private void undoRacedCreation(Dataset created) {
+  /**
+   * Our creation landed as an Overwrite on a table someone created just before, hiding its rows
+   * (and replacing its schema). When the schemas are the same (two instances of one job starting
+   * together), their fragments are appended again on top of the latest version: nothing committed
+   * by anyone since is rolled back, and racing creators each bring back what they hid. Otherwise
+   * (another schema, deletion files that a re-append cannot carry) their version is restored.
+   */
+  private void undoRacedCreation(Dataset created, Schema ours) {
     long replaced = created.version() - 1;
     LOG.warn(
         "Creating {} raced with another writer: our creation landed as version {} on top of"
-            + " theirs. Restoring version {}.",
+            + " theirs; bringing back what version {} held.",
         uri,
         created.version(),
         replaced);
     try (Dataset theirs = created.checkoutVersion(replaced)) {
-      theirs.restore();
-    } catch (Exception e) {
+      List<FragmentMetadata> hidden = new ArrayList<>();
+      theirs.getFragments().forEach(fragment -> hidden.add(fragment.metadata()));
+      boolean reappendable =
+          theirs.getSchema().equals(ours)
+              && hidden.stream().allMatch(f -> f.getDeletionFile() == null);
+      if (!reappendable) {
+        theirs.restore();
+      } else if (!hidden.isEmpty()) {
+        reappend(created, hidden);
+      }
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       throw new PermanentDatasetException(
           uri,
           String.format(
-              "a concurrent creation replaced version %d and restoring it failed; restore it"
-                  + " with Dataset.checkoutVersion(%d).restore()",
+              "a concurrent creation hid the rows of version %d and bringing them back failed;"
+                  + " restore it with Dataset.checkoutVersion(%d).restore()",
               replaced, replaced),
           e);
     } finally {
       created.close();
+    }
+  }
+
+  /** Appends existing fragment files again; the commit gives them new ids and row lineage. */
+  private void reappend(Dataset latest, List<FragmentMetadata> fragments) {
+    List<FragmentMetadata> fresh = new ArrayList<>();
+    for (FragmentMetadata f : fragments) {
+      fresh.add(new FragmentMetadata(f.getId(), f.getFiles(), f.getPhysicalRows(), null, null));
+    }
+    try (Transaction append =
+            new Transaction.Builder()
+                .readVersion(latest.version())
+                .operation(Append.builder().fragments(fresh).build())
+                .build();
+        Dataset ignored =
+            new CommitBuilder(latest).writeParams(storageOptions).maxRetries(10).execute(append)) {
+      // committed
     }
   }
 

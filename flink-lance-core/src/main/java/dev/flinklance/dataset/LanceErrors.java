@@ -1,12 +1,14 @@
 package dev.flinklance.dataset;
 
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Recognises Lance failures by their message. Lance's Java binding raises most errors as
  * IllegalArgumentException/RuntimeException without a type per cause, so the message is all there
  * is; the phrases here are the ones lance-core 7.0.0 produces.
  */
+@Internal
 public final class LanceErrors {
 
   private LanceErrors() {}

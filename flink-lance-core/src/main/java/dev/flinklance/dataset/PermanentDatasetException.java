@@ -5,9 +5,9 @@ import org.apache.flink.runtime.throwable.ThrowableAnnotation;
 import org.apache.flink.runtime.throwable.ThrowableType;
 
 /**
- * A failure no restart can fix: a path that cannot be created, access that is denied, a schema
- * that does not match the table, a table replaced under the job, an option Lance rejects. Flink
- * fails the job at once with this message instead of restarting it over and over.
+ * A failure no restart can fix: a path that cannot be created, access that is denied, a schema that
+ * does not match the table, a table replaced under the job, an option Lance rejects. Flink fails
+ * the job at once with this message instead of restarting it over and over.
  */
 @PublicEvolving
 @ThrowableAnnotation(ThrowableType.NonRecoverableError)

@@ -36,6 +36,9 @@ public record VersionMark(long version, long epochNanos) {
     try {
       latest = handle.latestVersion();
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      if (LanceErrors.isNotFound(e)) {
+        throw new TableReplacedException(handle.uri(), "there is no table at the URI any more");
+      }
       throw LanceDatasetException.wrap(handle.uri(), "cannot read the latest version", e);
     }
     if (latest < version) {

@@ -7,6 +7,7 @@ import dev.flinklance.sink.committer.LanceCommitter;
 import dev.flinklance.sink.writer.LanceSinkWriter;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.LanceWriteResultSerializer;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -40,6 +41,7 @@ import org.apache.flink.util.function.SerializableFunction;
  * committable; the committer commits it as one Lance transaction once the checkpoint completes, and
  * skips it if a replay finds it committed already. See {@code docs/semantics.md}.
  */
+@PublicEvolving
 public class LanceSink<T>
     implements Sink<T>,
         SupportsCommitter<LanceCommittable>,

@@ -4,6 +4,7 @@ import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -15,6 +16,7 @@ import org.apache.flink.util.function.SerializableFunction;
  * Builds a {@link LanceSink}. Setters write {@link LanceSinkOptions}; {@link #build()} validates
  * them and the record type, so misconfiguration fails before the job is submitted.
  */
+@PublicEvolving
 public final class LanceSinkBuilder<T> {
   private final RowType rowType;
   private final SerializableFunction<T, RowData> toRowData;

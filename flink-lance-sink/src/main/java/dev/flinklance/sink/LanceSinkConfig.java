@@ -19,6 +19,7 @@ import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -27,6 +28,7 @@ import org.apache.flink.configuration.MemorySize;
  * The validated, immutable settings of one sink. Every option is checked here, once, with a message
  * that names the option.
  */
+@Internal
 public final class LanceSinkConfig implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final long MIN_BUFFER_BYTES = MemorySize.ofMebiBytes(2).getBytes();

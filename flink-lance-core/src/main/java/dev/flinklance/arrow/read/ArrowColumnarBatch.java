@@ -4,6 +4,7 @@ import java.util.List;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.columnar.ColumnarRowData;
 import org.apache.flink.table.data.columnar.vector.ColumnVector;
@@ -16,6 +17,7 @@ import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
  * vectors are open; {@link #row(int)} reuses one view object, as Flink's columnar file readers do
  * (downstream operators copy a record they keep).
  */
+@Internal
 public final class ArrowColumnarBatch {
   private final VectorizedColumnBatch batch;
   private final ColumnarRowData row;

@@ -11,6 +11,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.BinaryType;
@@ -42,6 +43,7 @@ import org.apache.flink.table.types.logical.VarCharType;
  * known to the reader's dictionaries, which is why conversions take the dictionaries' value fields
  * by id ({@link LanceReadSchema} gets them without reading data).
  */
+@Internal
 public final class ArrowTypeConverter {
 
   /** Digits of the largest uint64; DECIMAL(20, 0) holds every value. */

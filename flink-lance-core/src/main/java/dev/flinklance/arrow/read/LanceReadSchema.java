@@ -8,6 +8,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
 import org.lance.ipc.LanceScanner;
@@ -19,6 +20,7 @@ import org.lance.ipc.ScanOptions;
  * its int indices); a scan's reader knows them from its schema alone, so this opens one that reads
  * no row.
  */
+@Internal
 public final class LanceReadSchema {
   private final Schema schema;
   private final Map<Long, Field> dictionaryValues;

@@ -1,8 +1,10 @@
 package dev.flinklance.arrow.read;
 
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.flink.annotation.PublicEvolving;
 
 /** A table column whose Arrow type has no Flink equivalent, named by its column path. */
+@PublicEvolving
 public final class UnsupportedArrowTypeException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 

@@ -9,6 +9,7 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -17,6 +18,7 @@ import org.apache.flink.table.types.logical.RowType;
  * so the stream may order its fields differently from the table. Building one checks that the
  * stream's schema can be written to the table at all.
  */
+@Internal
 public final class ArrowBatchWriter implements AutoCloseable {
   /** Rows a fresh batch has room for; vectors grow by doubling from here. */
   private static final int INITIAL_CAPACITY = 1024;

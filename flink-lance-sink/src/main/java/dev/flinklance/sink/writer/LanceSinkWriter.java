@@ -3,7 +3,9 @@ package dev.flinklance.sink.writer;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.InvalidValueException;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
+import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.writer.FragmentStream.FileLayout;
@@ -21,6 +23,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.apache.flink.util.function.SerializableFunction;
+import org.lance.Dataset;
 import org.lance.FragmentMetadata;
 import org.lance.fragment.DataFile;
 
@@ -43,6 +46,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
   private final ArrowBatchWriter batch;
   private final Schema tableSchema;
   private final FileLayout fileLayout;
+  private final VersionMark opened;
   private final long batchBytes;
   private final Counter recordsSent;
   private final Counter bytesSent;
@@ -81,6 +85,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
               storageVersionFor(streamSchema),
               context.getTaskInfo().getIndexOfThisSubtask() == 0);
       this.tableSchema = layout.schema();
+      this.opened = layout.opened();
       this.batch = openBatch(rowType, layout.schema());
       this.fileLayout =
           new FileLayout(
@@ -168,7 +173,12 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     if (stream == null) {
       return List.of();
     }
-    List<FragmentMetadata> written = stream.finish();
+    List<FragmentMetadata> written;
+    try {
+      written = stream.finish();
+    } catch (LanceDatasetException e) {
+      throw explain(e);
+    }
     stream = null;
     bytesSent.inc(fileBytes(written));
     return List.of(new LanceWriteResult(written));
@@ -187,8 +197,26 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
               fileLayout,
               "Lance fragment writer (" + subtask + ")");
     }
-    stream.send(batch.seal());
+    try {
+      stream.send(batch.seal());
+    } catch (LanceDatasetException e) {
+      throw explain(e);
+    }
     batch.reset();
+  }
+
+  /**
+   * A fragment write fails with a bare I/O error when the table's directory was moved or deleted
+   * under it; the table's own history says what happened.
+   */
+  private RuntimeException explain(LanceDatasetException failure) {
+    try (Dataset current = config.dataset().open(allocator)) {
+      opened.verify(current);
+    } catch (LanceDatasetException replacedOrGone) {
+      replacedOrGone.addSuppressed(failure);
+      return replacedOrGone;
+    }
+    return failure;
   }
 
   private static long fileBytes(List<FragmentMetadata> fragments) {

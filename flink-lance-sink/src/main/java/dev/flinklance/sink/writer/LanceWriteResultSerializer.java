@@ -2,11 +2,13 @@ package dev.flinklance.sink.writer;
 
 import dev.flinklance.dataset.FragmentMetadataCodec;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
 
 /** Versioned wire form of {@link LanceWriteResult}. */
+@Internal
 public final class LanceWriteResultSerializer
     implements SimpleVersionedSerializer<LanceWriteResult> {
   private static final int VERSION = 1;

@@ -38,7 +38,10 @@ final class SkippedRecords {
     long now = System.currentTimeMillis();
     if (now - lastSummaryMs >= SUMMARY_INTERVAL_MS) {
       LOG.warn(
-          "Skipped {} more invalid records ({} in all); the latest: {}", sinceSummary, skipped, why);
+          "Skipped {} more invalid records ({} in all); the latest: {}",
+          sinceSummary,
+          skipped,
+          why);
       sinceSummary = 0;
       lastSummaryMs = now;
     }

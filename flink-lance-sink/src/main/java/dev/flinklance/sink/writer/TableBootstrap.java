@@ -3,10 +3,12 @@ package dev.flinklance.sink.writer;
 import dev.flinklance.dataset.ConditionalPutProbe;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.VersionMark;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -17,13 +19,17 @@ import org.slf4j.LoggerFactory;
  * stream's schema. Safe to run from every writer subtask at once: it never leaves another writer's
  * table overwritten (see {@link LanceDataset#createIfAbsent}).
  */
+@Internal
 public final class TableBootstrap {
   private static final Logger LOG = LoggerFactory.getLogger(TableBootstrap.class);
   static final Duration CREATOR_WAIT = Duration.ofSeconds(10);
   private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
   /** What a writer needs to know about the table it writes into. */
-  public record TableLayout(Schema schema, String dataStorageVersion) {}
+  /**
+   * @param opened the version the writer saw at start, to tell the table from a replacement
+   */
+  public record TableLayout(Schema schema, String dataStorageVersion, VersionMark opened) {}
 
   private TableBootstrap() {}
 
@@ -52,7 +58,8 @@ public final class TableBootstrap {
       }
     }
     try (Dataset opened = dataset.get()) {
-      return new TableLayout(opened.getSchema(), opened.getLanceFileFormatVersion());
+      return new TableLayout(
+          opened.getSchema(), opened.getLanceFileFormatVersion(), VersionMark.of(opened));
     }
   }
 

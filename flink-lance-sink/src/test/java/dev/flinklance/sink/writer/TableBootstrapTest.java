@@ -16,6 +16,9 @@ import java.util.concurrent.Future;
 import java.util.function.IntPredicate;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,6 +32,39 @@ class TableBootstrapTest {
     String uri = dir.resolve("t").toString();
     ensureConcurrently(uri, 8, i -> true);
     assertThat(LanceTestTables.countRows(uri)).isZero();
+  }
+
+  /**
+   * Every caller a creator while another writer appends rows as soon as the table exists: a
+   * creation racing in later must never hide those rows.
+   */
+  @Test
+  void concurrentCreatorsNeverHideRowsAppendedMeanwhile() throws Exception {
+    String uri = dir.resolve("t").toString();
+    Thread appender =
+        new Thread(
+            () -> {
+              while (!LanceTestTables.exists(uri)) {
+                Thread.onSpinWait();
+              }
+              // A writer retries a commit that conflicts with a concurrent one, as the sink does
+              for (int attempt = 0; ; attempt++) {
+                try {
+                  LanceTestTables.appendFragments(uri, TestFragments.write(uri, 1, 2, 3));
+                  return;
+                } catch (RuntimeException conflict) {
+                  if (attempt == 20) {
+                    throw conflict;
+                  }
+                }
+              }
+            });
+    appender.start();
+    ensureConcurrently(uri, 8, i -> true);
+    appender.join();
+    assertThat(LanceTestTables.readLongs(uri, "id"))
+        .as("history: %s", LanceTestTables.commits(uri))
+        .containsExactlyInAnyOrder(1L, 2L, 3L);
   }
 
   /** One creator, the rest wait for it (the subtasks of one job): no race, one version. */
@@ -87,8 +123,23 @@ class TableBootstrapTest {
     }
     assertThat(LanceTestTables.readLongs(uri, "id")).containsExactlyInAnyOrder(1L, 2L, 3L);
     assertThat(LanceTestTables.latestVersion(uri))
-        .as("our overwrite, then the restore of their version")
+        .as("our overwrite, then their fragments appended again")
         .isEqualTo(versionBefore + 2);
+  }
+
+  /** A creation with another schema than theirs cannot take their rows: their version returns. */
+  @Test
+  void aCreationWithAnotherSchemaRestoresTheirVersion() {
+    String uri = dir.resolve("t").toString();
+    TestFragments.createTable(uri);
+    LanceTestTables.appendFragments(uri, TestFragments.write(uri, 1, 2));
+    Schema other = new Schema(List.of(Field.notNullable("other", new ArrowType.Int(32, true))));
+
+    try (BufferAllocator allocator = new RootAllocator()) {
+      assertThat(new LanceDataset(uri, Map.of()).createIfAbsent(allocator, other, false, null))
+          .isEmpty();
+    }
+    assertThat(LanceTestTables.readLongs(uri, "id")).containsExactlyInAnyOrder(1L, 2L);
   }
 
   @Test
@@ -122,6 +173,7 @@ class TableBootstrapTest {
   void existingTableIsOpenedNotRecreated() {
     String uri = dir.resolve("t").toString();
     TestFragments.createTable(uri);
+    LanceTestTables.appendFragments(uri, TestFragments.write(uri, 7, 8));
     try (BufferAllocator allocator = new RootAllocator()) {
       TableBootstrap.TableLayout layout =
           TableBootstrap.ensureTable(
@@ -130,6 +182,7 @@ class TableBootstrapTest {
           .as("an existing table keeps its format")
           .isEqualTo("2.1");
     }
-    assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(1);
+    assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(2);
+    assertThat(LanceTestTables.readLongs(uri, "id")).containsExactlyInAnyOrder(7L, 8L);
   }
 }

@@ -101,7 +101,7 @@ final class DatabaseRegistry {
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(table.uri(), "cannot register database '" + name + "'", e);
+      throw LanceDatasetException.wrap(table.uri(), "cannot register database '" + name + "'", e);
     }
   }
 
@@ -112,7 +112,7 @@ final class DatabaseRegistry {
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(table.uri(), "cannot remove database '" + name + "'", e);
+      throw LanceDatasetException.wrap(table.uri(), "cannot remove database '" + name + "'", e);
     }
   }
 
@@ -156,7 +156,7 @@ final class DatabaseRegistry {
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(table.uri(), "cannot read the list of databases", e);
+      throw LanceDatasetException.wrap(table.uri(), "cannot read the list of databases", e);
     }
     return databases;
   }

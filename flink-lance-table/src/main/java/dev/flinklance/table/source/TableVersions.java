@@ -22,7 +22,7 @@ public final class TableVersions {
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(table.uri(), "cannot read the table's schema", e);
+      throw LanceDatasetException.wrap(table.uri(), "cannot read the table's schema", e);
     }
   }
 
@@ -44,7 +44,7 @@ public final class TableVersions {
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(table.uri(), "cannot resolve tag '" + tag + "'", e);
+      throw LanceDatasetException.wrap(table.uri(), "cannot resolve tag '" + tag + "'", e);
     }
     return table.open(allocator, tagged);
   }

@@ -44,9 +44,9 @@ import org.lance.ipc.ScanOptions;
  * (about 3 KB a row), in fragments of 50,000 rows.
  *
  * <ol>
- *   <li>raw: all four columns into Arrow on one thread, batches of 8,192 rows, nothing copied,
- *       with one {@code Dataset.newScan} and with {@code Fragment.newScan} per fragment in turn;
- *       the faster of the two is the baseline;
+ *   <li>raw: all four columns into Arrow on one thread, batches of 8,192 rows, nothing copied, with
+ *       one {@code Dataset.newScan} and with {@code Fragment.newScan} per fragment in turn; the
+ *       faster of the two is the baseline;
  *   <li>SQL: {@code INSERT INTO blackhole SELECT id, category, score, embedding FROM t} in batch
  *       mode at parallelism 1 and 2 on a MiniCluster, and at 1 with object reuse; the job's net
  *       runtime (deployment included);
@@ -55,9 +55,8 @@ import org.lance.ipc.ScanOptions;
  * </ol>
  *
  * After a warm-up round, {@code repetitions} rounds run every measurement in turn; the median of
- * each is printed.
- * Usage: {@code ReadBenchmark [rows=500000] [repetitions=3] [table-dir]} (a table left in table-dir
- * by an earlier run with the same row count is reused).
+ * each is printed. Usage: {@code ReadBenchmark [rows=500000] [repetitions=3] [table-dir]} (a table
+ * left in table-dir by an earlier run with the same row count is reused).
  */
 public final class ReadBenchmark {
   private static final int DIMENSION = 768;
@@ -136,7 +135,8 @@ public final class ReadBenchmark {
     System.out.printf(
         "  SQL p=1 / fastest raw: %.2f (target >= 0.8)   SQL p=2 / fastest raw: %.2f%n",
         raw / times.get(2), raw / times.get(3));
-    System.out.printf("  pushdown speed-up on the 1%% filter: %.1fx%n", times.get(6) / times.get(5));
+    System.out.printf(
+        "  pushdown speed-up on the 1%% filter: %.1fx%n", times.get(6) / times.get(5));
   }
 
   private interface Measurement {
@@ -172,8 +172,8 @@ public final class ReadBenchmark {
   }
 
   /**
-   * @param byFragment scan the fragments one after the other (what each source reader does), or
-   *     the whole dataset in one scan
+   * @param byFragment scan the fragments one after the other (what each source reader does), or the
+   *     whole dataset in one scan
    */
   private static double rawScan(String uri, int rows, boolean byFragment) throws Exception {
     long start = System.nanoTime();

@@ -150,7 +150,8 @@ class SqlConnectorITCase {
     exec(streaming, generator(ROWS, 1_000));
     exec(
         streaming,
-        INSERT.replace("SELECT id,", "SELECT fail_once('" + token + "', id, " + ROWS * 3 / 4 + "),"));
+        INSERT.replace(
+            "SELECT id,", "SELECT fail_once('" + token + "', id, " + ROWS * 3 / 4 + "),"));
 
     assertThat(Failures.fired(token)).isTrue();
     assertThat(LanceTestTables.readLongs(path, "id"))

@@ -1,8 +1,8 @@
 package dev.flinklance.table.testing;
 
+import dev.flinklance.testing.Failures;
 import java.time.Duration;
 import java.util.ArrayList;
-import dev.flinklance.testing.Failures;
 import java.util.List;
 import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;

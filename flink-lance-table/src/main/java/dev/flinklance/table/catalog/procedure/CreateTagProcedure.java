@@ -1,5 +1,6 @@
 package dev.flinklance.table.catalog.procedure;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
@@ -10,6 +11,7 @@ import org.apache.flink.table.procedures.Procedure;
  * {@code CALL lake.sys.create_tag('db.t', 'tag'[, version])}: names a table version (default: the
  * latest), which {@code 'scan.tag'} then reads and Lance's cleanup keeps.
  */
+@Internal
 public final class CreateTagProcedure implements Procedure {
   private final TableResolver tables;
 

@@ -1,5 +1,6 @@
 package dev.flinklance.table.catalog.procedure;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.annotation.ArgumentHint;
 import org.apache.flink.table.annotation.DataTypeHint;
 import org.apache.flink.table.annotation.ProcedureHint;
@@ -7,6 +8,7 @@ import org.apache.flink.table.procedure.ProcedureContext;
 import org.apache.flink.table.procedures.Procedure;
 
 /** {@code CALL lake.sys.delete_tag('db.t', 'tag')}: removes a tag (its version may be cleaned). */
+@Internal
 public final class DeleteTagProcedure implements Procedure {
   private final TableResolver tables;
 

@@ -22,7 +22,7 @@ final class OnLatest {
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new LanceDatasetException(table.uri(), "cannot " + action, e);
+      throw LanceDatasetException.wrap(table.uri(), "cannot " + action, e);
     }
   }
 }

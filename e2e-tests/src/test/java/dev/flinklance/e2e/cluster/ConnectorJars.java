@@ -1,0 +1,72 @@
+package dev.flinklance.e2e.cluster;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.File;
+import java.io.IOException;
+import java.net.URI;
+import java.nio.file.FileSystem;
+import java.nio.file.FileSystems;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
+
+/** The connector jar the build made, and job jars built on it the way users build theirs. */
+public final class ConnectorJars {
+  private ConnectorJars() {}
+
+  /**
+   * The shaded connector jar for this machine's platform (a dependency of this module, so the build
+   * makes it first).
+   */
+  public static Path connectorJar() {
+    String os = System.getProperty("os.name");
+    String arch = System.getProperty("os.arch");
+    assumeTrue(
+        os.equals("Linux") && (arch.equals("amd64") || arch.equals("x86_64")),
+        "the e2e tests deploy the linux-x86_64 connector jar; this machine is " + os + "/" + arch);
+    return Arrays.stream(System.getProperty("java.class.path").split(File.pathSeparator))
+        .map(Path::of)
+        .filter(p -> p.getFileName().toString().startsWith("flink-sql-connector-lance-"))
+        .filter(p -> p.getFileName().toString().endsWith("-linux-x86_64.jar"))
+        .findFirst()
+        .orElseThrow(
+            () ->
+                new IllegalStateException(
+                    "flink-sql-connector-lance (linux-x86_64) is not on the test class path:"
+                        + " run the e2e tests through Maven with -am"));
+  }
+
+  /** Whether the connector jar has an entry (a class of a module that may not be bundled yet). */
+  public static boolean bundles(String entry) {
+    try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(connectorJar().toFile())) {
+      return jar.getEntry(entry) != null;
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+  }
+
+  /**
+   * A job jar as a user builds one: the shaded connector plus the job's own classes (every class of
+   * {@code jobClass}'s package). The connector's entries are copied as they are.
+   */
+  public static Path jobJar(Class<?> jobClass, Path target) throws IOException {
+    Files.createDirectories(target.getParent());
+    Files.copy(connectorJar(), target, StandardCopyOption.REPLACE_EXISTING);
+    Path classes = Path.of(jobClass.getProtectionDomain().getCodeSource().getLocation().getPath());
+    String packageDir = jobClass.getPackageName().replace('.', '/');
+    try (FileSystem jar = FileSystems.newFileSystem(URI.create("jar:" + target.toUri()), Map.of());
+        Stream<Path> files = Files.list(classes.resolve(packageDir))) {
+      List<Path> jobClasses = files.filter(p -> p.toString().endsWith(".class")).toList();
+      Path dir = Files.createDirectories(jar.getPath(packageDir));
+      for (Path file : jobClasses) {
+        Files.copy(file, dir.resolve(file.getFileName().toString()));
+      }
+    }
+    return target;
+  }
+}
