@@ -149,6 +149,14 @@ public final class ArrowSchemaConverter {
     return precision <= 6 ? TimeUnit.MICROSECOND : TimeUnit.NANOSECOND;
   }
 
+  /**
+   * The Lance file format version to create a table of {@code schema} with: {@code configured}, or
+   * 2.2 when unset and the schema has a MAP column (MAP needs 2.2), else null for Lance's default.
+   */
+  public static String storageVersionFor(Schema schema, String configured) {
+    return configured == null && containsMap(schema) ? "2.2" : configured;
+  }
+
   /** True if any field, at any depth, is an Arrow Map (Lance needs file format 2.2 for it). */
   public static boolean containsMap(Schema schema) {
     return schema.getFields().stream().anyMatch(ArrowSchemaConverter::containsMap);

@@ -105,18 +105,30 @@ public final class LanceDataset implements Serializable {
   /** Opens the latest version, or returns empty if there is no table at the URI. */
   public Optional<Dataset> openIfExists(BufferAllocator allocator) {
     try {
-      return Optional.of(
-          Dataset.open()
-              .allocator(allocator)
-              .uri(uri)
-              .readOptions(new ReadOptions.Builder().setStorageOptions(storageOptions).build())
-              .build());
+      return Optional.of(openWith(allocator, new ReadOptions.Builder()));
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       if (LanceErrors.isNotFound(e)) {
         return Optional.empty();
       }
       throw LanceDatasetException.wrap(uri, "cannot open the table", e);
     }
+  }
+
+  /** Opens one version of the table (time travel). */
+  public Dataset open(BufferAllocator allocator, long version) {
+    try {
+      return openWith(allocator, new ReadOptions.Builder().setVersion(version));
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(uri, "cannot open version " + version, e);
+    }
+  }
+
+  private Dataset openWith(BufferAllocator allocator, ReadOptions.Builder options) {
+    return Dataset.open()
+        .allocator(allocator)
+        .uri(uri)
+        .readOptions(options.setStorageOptions(storageOptions).build())
+        .build();
   }
 
   /**
@@ -133,12 +145,27 @@ public final class LanceDataset implements Serializable {
    */
   public Optional<Dataset> createIfAbsent(
       BufferAllocator allocator, Schema schema, boolean stableRowIds, String dataStorageVersion) {
+    return createIfAbsent(allocator, schema, stableRowIds, dataStorageVersion, Map.of());
+  }
+
+  /**
+   * As {@link #createIfAbsent(BufferAllocator, Schema, boolean, String)}, with table config entries
+   * ({@link Dataset#getConfig()}) set by the creation commit itself, so that no reader ever sees
+   * the table without them.
+   */
+  public Optional<Dataset> createIfAbsent(
+      BufferAllocator allocator,
+      Schema schema,
+      boolean stableRowIds,
+      String dataStorageVersion,
+      Map<String, String> config) {
     Dataset created;
+    Overwrite.Builder overwrite = Overwrite.builder().fragments(List.of()).schema(schema);
+    if (!config.isEmpty()) {
+      overwrite.configUpsertValues(config);
+    }
     try (Transaction creation =
-        new Transaction.Builder()
-            .readVersion(0)
-            .operation(Overwrite.builder().fragments(List.of()).schema(schema).build())
-            .build()) {
+        new Transaction.Builder().readVersion(0).operation(overwrite.build()).build()) {
       CommitBuilder commit =
           new CommitBuilder(uri, allocator)
               .writeParams(storageOptions)

@@ -1,5 +1,6 @@
 package dev.flinklance.dataset;
 
+import java.nio.file.Path;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.flink.annotation.PublicEvolving;
@@ -82,11 +83,17 @@ public final class LanceDatasetOptions {
 
   /**
    * The table that {@code options} (as a job, SQL or the catalog gives them) describe at {@code
-   * uri}: its {@code storage.*} options and the object-store checks to run before writing.
+   * uri}: its {@code storage.*} options and the object-store checks to run before writing. A
+   * relative local path is resolved here, where the job is built: each task manager would otherwise
+   * resolve it against its own working directory.
    */
   public static LanceDataset dataset(String uri, Configuration options) {
+    String resolved = uri.trim();
+    if (!resolved.contains("://")) {
+      resolved = Path.of(resolved).toAbsolutePath().normalize().toString();
+    }
     return new LanceDataset(
-        uri, storageOptions(options.toMap()), options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK));
+        resolved, storageOptions(options.toMap()), options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK));
   }
 
   /** The Lance storage options among {@code options}: every {@code storage.*} key, unprefixed. */

@@ -85,7 +85,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
               allocator,
               streamSchema,
               config.stableRowIds(),
-              storageVersionFor(streamSchema),
+              ArrowSchemaConverter.storageVersionFor(streamSchema, config.dataStorageVersion()),
               context.getTaskInfo().getIndexOfThisSubtask() == 0);
       this.tableSchema = layout.schema();
       this.opened = layout.opened();
@@ -99,14 +99,6 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     }
     context.metricGroup().gauge("lanceArrowPeakBytes", allocator::getPeakMemoryAllocation);
     context.metricGroup().gauge("lanceBufferedRows", batch::rowCount);
-  }
-
-  /** MAP columns need Lance file format 2.2; otherwise the user's choice or Lance's default. */
-  private String storageVersionFor(Schema streamSchema) {
-    if (config.dataStorageVersion() == null && ArrowSchemaConverter.containsMap(streamSchema)) {
-      return "2.2";
-    }
-    return config.dataStorageVersion();
   }
 
   private ArrowBatchWriter openBatch(RowType rowType, Schema tableSchema) {

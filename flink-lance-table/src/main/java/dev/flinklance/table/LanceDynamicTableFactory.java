@@ -1,0 +1,199 @@
+package dev.flinklance.table;
+
+import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.arrow.write.ArrowBatchWriter;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.sink.LanceSinkOptions;
+import dev.flinklance.table.source.LanceSourceConfig;
+import dev.flinklance.table.source.LanceSourceOptions;
+import dev.flinklance.table.source.TableVersions;
+import java.lang.reflect.Field;
+import java.lang.reflect.Modifier;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.factories.DynamicTableFactory;
+import org.apache.flink.table.factories.DynamicTableSinkFactory;
+import org.apache.flink.table.factories.DynamicTableSourceFactory;
+import org.apache.flink.table.factories.FactoryUtil;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.lance.Dataset;
+
+/**
+ * {@code 'connector' = 'lance'}: Lance tables as Flink SQL sources and sinks. Options are checked
+ * here, before the job runs: unknown keys (Flink's error lists the valid ones), values, and the
+ * declared schema against the existing table, by column.
+ */
+@Internal
+public class LanceDynamicTableFactory
+    implements DynamicTableSourceFactory, DynamicTableSinkFactory {
+  public static final String IDENTIFIER = "lance";
+
+  /** Options of the compactor module; the sink hands them to it untouched. */
+  static final String COMPACTION_PREFIX = "compaction.";
+
+  private final Map<String, String> catalogOptions;
+
+  public LanceDynamicTableFactory() {
+    this(Map.of());
+  }
+
+  /**
+   * @param catalogOptions options a catalog adds to each of its tables ({@code storage.*}); a
+   *     table's own options take precedence
+   */
+  public LanceDynamicTableFactory(Map<String, String> catalogOptions) {
+    this.catalogOptions = Map.copyOf(catalogOptions);
+  }
+
+  @Override
+  public String factoryIdentifier() {
+    return IDENTIFIER;
+  }
+
+  @Override
+  public Set<ConfigOption<?>> requiredOptions() {
+    return Set.of(LanceDatasetOptions.PATH);
+  }
+
+  /**
+   * Every option of the dataset, the sink and the source (their option classes, so that a new
+   * option is a SQL key at once), and Flink's {@code sink.parallelism}.
+   */
+  @Override
+  public Set<ConfigOption<?>> optionalOptions() {
+    Set<ConfigOption<?>> options = new HashSet<>();
+    for (Class<?> holder :
+        List.of(LanceDatasetOptions.class, LanceSinkOptions.class, LanceSourceOptions.class)) {
+      for (Field field : holder.getFields()) {
+        if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
+          options.add(optionIn(field));
+        }
+      }
+    }
+    options.remove(LanceDatasetOptions.PATH);
+    options.add(FactoryUtil.SINK_PARALLELISM);
+    return options;
+  }
+
+  private static ConfigOption<?> optionIn(Field field) {
+    try {
+      return (ConfigOption<?>) field.get(null);
+    } catch (IllegalAccessException e) {
+      throw new IllegalStateException("cannot read option " + field, e);
+    }
+  }
+
+  @Override
+  public DynamicTableSource createDynamicTableSource(Context context) {
+    Map<String, String> options = validatedOptions(context);
+    LanceSourceConfig config = invalidIsValidation(() -> LanceSourceConfig.from(toConfig(options)));
+    LanceReadSchema schema =
+        TableVersions.readSchema(config.dataset(), config.version(), config.tag());
+    RowType declared = physicalRowType(context);
+    checkReadable(declared, schema, config.dataset());
+    return new LanceDynamicTableSource(config, schema, declared);
+  }
+
+  @Override
+  public DynamicTableSink createDynamicTableSink(Context context) {
+    Map<String, String> options = validatedOptions(context);
+    RowType declared = physicalRowType(context);
+    LanceDataset table =
+        LanceDatasetOptions.dataset(options.get(LanceDatasetOptions.PATH.key()), toConfig(options));
+    checkWritable(declared, table);
+    Map<String, String> sinkOptions = new HashMap<>(options);
+    sinkOptions.put(LanceDatasetOptions.PATH.key(), table.uri());
+    sinkOptions.remove(FactoryUtil.CONNECTOR.key());
+    sinkOptions.remove(FactoryUtil.SINK_PARALLELISM.key());
+    sinkOptions.keySet().removeIf(key -> key.startsWith("scan."));
+    Integer parallelism = toConfig(options).get(FactoryUtil.SINK_PARALLELISM);
+    LanceDynamicTableSink sink =
+        new LanceDynamicTableSink(
+            context.getObjectIdentifier().asSummaryString(), declared, sinkOptions, parallelism);
+    invalidIsValidation(sink::buildSink); // invalid sink options fail at planning
+    return sink;
+  }
+
+  /** The table's options after Flink's validation, with the catalog's options under them. */
+  private Map<String, String> validatedOptions(Context context) {
+    FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
+    helper.validateExcept(LanceDatasetOptions.STORAGE_PREFIX, COMPACTION_PREFIX);
+    Map<String, String> options = new HashMap<>(catalogOptions);
+    options.putAll(context.getCatalogTable().getOptions());
+    return options;
+  }
+
+  private static RowType physicalRowType(DynamicTableFactory.Context context) {
+    return (RowType) context.getPhysicalRowDataType().getLogicalType();
+  }
+
+  private static Configuration toConfig(Map<String, String> options) {
+    return Configuration.fromMap(options);
+  }
+
+  /** Every declared column exists in the table, with a type Flink can read as declared. */
+  private static void checkReadable(RowType declared, LanceReadSchema schema, LanceDataset table) {
+    RowType actual =
+        invalidIsValidation(() -> schema.rowType(declared.getFieldNames()), table.uri());
+    for (int i = 0; i < declared.getFieldCount(); i++) {
+      LogicalType tableType = actual.getTypeAt(i);
+      LogicalType declaredType = declared.getTypeAt(i);
+      if (!ReadableAs.readableAs(tableType, declaredType)) {
+        throw new ValidationException(
+            String.format(
+                "Lance table '%s': column '%s' is declared as %s, but the table holds %s",
+                table.uri(),
+                declared.getFieldNames().get(i),
+                declaredType.asSummaryString(),
+                tableType.asSummaryString()));
+      }
+    }
+  }
+
+  /** An existing table must take the declared rows; a missing one is created by the sink. */
+  private static void checkWritable(RowType declared, LanceDataset table) {
+    try (BufferAllocator allocator = new RootAllocator()) {
+      Optional<Dataset> existing = table.openIfExists(allocator);
+      if (existing.isEmpty()) {
+        return;
+      }
+      try (Dataset dataset = existing.get();
+          ArrowBatchWriter ignored =
+              invalidIsValidation(
+                  () -> ArrowBatchWriter.create(declared, dataset.getSchema(), allocator),
+                  table.uri())) {
+        // the declared rows can be written
+      }
+    }
+  }
+
+  private static <T> T invalidIsValidation(Supplier<T> check) {
+    return invalidIsValidation(check, null);
+  }
+
+  /** Flink reports a ValidationException as a planning error, with our message. */
+  private static <T> T invalidIsValidation(Supplier<T> check, String uri) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      String message =
+          uri == null ? e.getMessage() : "Lance table '" + uri + "': " + e.getMessage();
+      throw new ValidationException(message, e);
+    }
+  }
+}

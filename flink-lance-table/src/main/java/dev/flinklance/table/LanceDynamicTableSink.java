@@ -1,0 +1,79 @@
+package dev.flinklance.table;
+
+import dev.flinklance.sink.LanceSink;
+import java.util.Map;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.sink.DynamicTableSink;
+import org.apache.flink.table.connector.sink.SinkV2Provider;
+import org.apache.flink.table.connector.sink.abilities.SupportsOverwrite;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The SQL face of {@link LanceSink}: the same sink, options, committer and type conversion as the
+ * DataStream API. Appends only; INSERT OVERWRITE in batch mode.
+ */
+final class LanceDynamicTableSink implements DynamicTableSink, SupportsOverwrite {
+  private final String table;
+  private final RowType rowType;
+  private final Map<String, String> sinkOptions;
+  private final Integer parallelism;
+  private boolean overwrite;
+
+  /**
+   * @param table the table's name in error messages
+   * @param sinkOptions the {@link LanceSink} options, as string key-values
+   * @param parallelism the writers' parallelism, or null for the input's
+   */
+  LanceDynamicTableSink(
+      String table, RowType rowType, Map<String, String> sinkOptions, Integer parallelism) {
+    this.table = table;
+    this.rowType = rowType;
+    this.sinkOptions = Map.copyOf(sinkOptions);
+    this.parallelism = parallelism;
+  }
+
+  @Override
+  public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
+    return ChangelogMode.insertOnly();
+  }
+
+  @Override
+  public SinkRuntimeProvider getSinkRuntimeProvider(Context context) {
+    if (overwrite && !context.isBounded()) {
+      throw new ValidationException(
+          String.format(
+              "INSERT OVERWRITE into Lance table %s needs batch mode ('execution.runtime-mode' ="
+                  + " 'batch'): it replaces the table's content once, at the end of the input,"
+                  + " which a streaming job never reaches. Use INSERT INTO to append.",
+              table));
+    }
+    return SinkV2Provider.of(buildSink(), parallelism);
+  }
+
+  /**
+   * @throws IllegalArgumentException for an invalid sink option
+   */
+  LanceSink<RowData> buildSink() {
+    return LanceSink.forRowData(rowType).options(sinkOptions).overwrite(overwrite).build();
+  }
+
+  @Override
+  public void applyOverwrite(boolean overwrite) {
+    this.overwrite = overwrite;
+  }
+
+  @Override
+  public DynamicTableSink copy() {
+    LanceDynamicTableSink copy =
+        new LanceDynamicTableSink(table, rowType, sinkOptions, parallelism);
+    copy.overwrite = overwrite;
+    return copy;
+  }
+
+  @Override
+  public String asSummaryString() {
+    return "Lance";
+  }
+}

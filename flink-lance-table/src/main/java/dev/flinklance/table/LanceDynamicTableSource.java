@@ -1,0 +1,118 @@
+package dev.flinklance.table;
+
+import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.table.filter.LanceFilters;
+import dev.flinklance.table.source.LanceScan;
+import dev.flinklance.table.source.LanceSource;
+import dev.flinklance.table.source.LanceSourceConfig;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.table.connector.ChangelogMode;
+import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.ScanTableSource;
+import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
+import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.expressions.ResolvedExpression;
+import org.apache.flink.table.types.DataType;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * The SQL face of {@link LanceSource}: a bounded scan with projection, filter and limit pushed into
+ * Lance. Filters Lance cannot evaluate exactly as Flink does stay in Flink.
+ */
+final class LanceDynamicTableSource
+    implements ScanTableSource,
+        SupportsProjectionPushDown,
+        SupportsFilterPushDown,
+        SupportsLimitPushDown {
+  private final LanceSourceConfig config;
+  private final LanceReadSchema tableSchema;
+  private RowType producedType;
+  private final List<String> filters;
+  private Long limit;
+
+  LanceDynamicTableSource(
+      LanceSourceConfig config, LanceReadSchema tableSchema, RowType producedType) {
+    this(config, tableSchema, producedType, List.of(), null);
+  }
+
+  private LanceDynamicTableSource(
+      LanceSourceConfig config,
+      LanceReadSchema tableSchema,
+      RowType producedType,
+      List<String> filters,
+      Long limit) {
+    this.config = config;
+    this.tableSchema = tableSchema;
+    this.producedType = producedType;
+    this.filters = new ArrayList<>(filters);
+    this.limit = limit;
+  }
+
+  @Override
+  public ChangelogMode getChangelogMode() {
+    return ChangelogMode.insertOnly();
+  }
+
+  @Override
+  public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
+    LanceScan scan =
+        new LanceScan(
+            config.dataset(),
+            config.version(),
+            config.tag(),
+            producedType,
+            filters.isEmpty() ? null : LanceFilters.and(filters),
+            limit,
+            config.batchSize());
+    return SourceProvider.of(LanceSource.of(scan));
+  }
+
+  @Override
+  public boolean supportsNestedProjection() {
+    return false;
+  }
+
+  @Override
+  public void applyProjection(int[][] projectedFields, DataType producedDataType) {
+    this.producedType = (RowType) producedDataType.getLogicalType();
+  }
+
+  @Override
+  public Result applyFilters(List<ResolvedExpression> flinkFilters) {
+    if (!config.filterPushdown()) {
+      return Result.of(List.of(), flinkFilters);
+    }
+    LanceFilters translator = new LanceFilters(tableSchema);
+    List<ResolvedExpression> accepted = new ArrayList<>();
+    List<ResolvedExpression> remaining = new ArrayList<>();
+    for (ResolvedExpression filter : flinkFilters) {
+      Optional<String> lance = translator.translate(filter);
+      if (lance.isPresent()) {
+        filters.add(lance.get());
+        accepted.add(filter);
+      } else {
+        remaining.add(filter);
+      }
+    }
+    return Result.of(accepted, remaining);
+  }
+
+  @Override
+  public void applyLimit(long limit) {
+    this.limit = limit;
+  }
+
+  @Override
+  public DynamicTableSource copy() {
+    return new LanceDynamicTableSource(config, tableSchema, producedType, filters, limit);
+  }
+
+  @Override
+  public String asSummaryString() {
+    return "Lance";
+  }
+}

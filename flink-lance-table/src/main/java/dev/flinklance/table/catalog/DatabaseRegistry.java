@@ -1,0 +1,179 @@
+package dev.flinklance.table.catalog;
+
+import dev.flinklance.arrow.ArrowSchemaConverter;
+import dev.flinklance.arrow.read.ArrowColumnarBatch;
+import dev.flinklance.arrow.write.ArrowBatchWriter;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.table.filter.LanceLiterals;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeSet;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.catalog.CatalogDatabase;
+import org.apache.flink.table.catalog.CatalogDatabaseImpl;
+import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.GenericMapData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.MapData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.RowType;
+import org.lance.CommitBuilder;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.Transaction;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+import org.lance.operation.Append;
+
+/**
+ * The catalog's databases, one row each in a Lance table at the warehouse root. Object stores have
+ * no directories to list or to keep while empty, so the list lives in a table; appends and deletes
+ * are safe against concurrent sessions, which Lance's table config is not (two concurrent config
+ * updates lose one of them, measured with lance-core 7.0.0). A database created twice at once has
+ * two rows; reading takes the first, dropping removes both.
+ */
+final class DatabaseRegistry {
+  private static final RowType ROW_TYPE =
+      (RowType)
+          DataTypes.ROW(
+                  DataTypes.FIELD("name", DataTypes.STRING().notNull()),
+                  DataTypes.FIELD("comment", DataTypes.STRING()),
+                  DataTypes.FIELD(
+                      "properties", DataTypes.MAP(DataTypes.STRING(), DataTypes.STRING())))
+              .notNull()
+              .getLogicalType();
+
+  private final LanceDataset table;
+
+  DatabaseRegistry(LanceDataset table) {
+    this.table = table;
+  }
+
+  List<String> names() {
+    return new ArrayList<>(new TreeSet<>(read(null).keySet()));
+  }
+
+  Optional<CatalogDatabase> get(String name) {
+    return Optional.ofNullable(read("name = " + LanceLiterals.quote(name)).get(name));
+  }
+
+  void add(String name, CatalogDatabase database) {
+    Map<StringData, StringData> properties = new HashMap<>();
+    database
+        .getProperties()
+        .forEach((k, v) -> properties.put(StringData.fromString(k), StringData.fromString(v)));
+    RowData row =
+        GenericRowData.of(
+            StringData.fromString(name),
+            StringData.fromString(database.getComment()),
+            new GenericMapData(properties));
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = openOrCreate(allocator);
+        ArrowBatchWriter batch =
+            ArrowBatchWriter.create(ROW_TYPE, dataset.getSchema(), allocator)) {
+      batch.write(row);
+      try (Transaction append =
+              new Transaction.Builder()
+                  .readVersion(dataset.version())
+                  .operation(
+                      Append.builder()
+                          .fragments(
+                              Fragment.write()
+                                  .datasetUri(table.uri())
+                                  .allocator(allocator)
+                                  .data(batch.seal())
+                                  .storageOptions(table.storageOptions())
+                                  .dataStorageVersion(dataset.getLanceFileFormatVersion())
+                                  .execute())
+                          .build())
+                  .build();
+          Dataset ignored = new CommitBuilder(dataset).maxRetries(20).execute(append)) {
+        // committed; a concurrent append is rebased, not lost
+      }
+    } catch (LanceDatasetException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(table.uri(), "cannot register database '" + name + "'", e);
+    }
+  }
+
+  void remove(String name) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = table.open(allocator)) {
+      dataset.delete("name = " + LanceLiterals.quote(name));
+    } catch (LanceDatasetException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(table.uri(), "cannot remove database '" + name + "'", e);
+    }
+  }
+
+  private Dataset openOrCreate(BufferAllocator allocator) {
+    return table
+        .openIfExists(allocator)
+        .or(
+            () ->
+                table.createIfAbsent(
+                    allocator,
+                    ArrowSchemaConverter.toArrowSchema(ROW_TYPE, Map.of()),
+                    false,
+                    "2.2")) // MAP needs Lance file format 2.2
+        .orElseGet(() -> table.open(allocator));
+  }
+
+  /** The databases whose rows match {@code filter} (all when null), first row per name. */
+  private Map<String, CatalogDatabase> read(String filter) {
+    Map<String, CatalogDatabase> databases = new HashMap<>();
+    try (BufferAllocator allocator = new RootAllocator()) {
+      Optional<Dataset> existing = table.openIfExists(allocator);
+      if (existing.isEmpty()) {
+        return databases;
+      }
+      ScanOptions.Builder options = new ScanOptions.Builder().columns(ROW_TYPE.getFieldNames());
+      if (filter != null) {
+        options.filter(filter);
+      }
+      try (Dataset dataset = existing.get();
+          LanceScanner scanner = dataset.newScan(options.build());
+          ArrowReader reader = scanner.scanBatches()) {
+        while (reader.loadNextBatch()) {
+          ArrowColumnarBatch rows =
+              ArrowColumnarBatch.of(reader.getVectorSchemaRoot(), ROW_TYPE.getFieldNames(), reader);
+          for (int i = 0; i < rows.rowCount(); i++) {
+            RowData row = rows.row(i);
+            databases.putIfAbsent(row.getString(0).toString(), toDatabase(row));
+          }
+        }
+      }
+    } catch (LanceDatasetException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(table.uri(), "cannot read the list of databases", e);
+    }
+    return databases;
+  }
+
+  private static CatalogDatabase toDatabase(RowData row) {
+    Map<String, String> properties = new HashMap<>();
+    if (!row.isNullAt(2)) {
+      MapData map = row.getMap(2);
+      ArrayData keys = map.keyArray();
+      ArrayData values = map.valueArray();
+      for (int i = 0; i < map.size(); i++) {
+        properties.put(
+            keys.getString(i).toString(),
+            values.isNullAt(i) ? null : values.getString(i).toString());
+      }
+    }
+    return new CatalogDatabaseImpl(
+        properties, row.isNullAt(1) ? null : row.getString(1).toString());
+  }
+}

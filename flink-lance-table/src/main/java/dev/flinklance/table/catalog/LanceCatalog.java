@@ -1,0 +1,585 @@
+package dev.flinklance.table.catalog;
+
+import dev.flinklance.arrow.ArrowSchemaConverter;
+import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.table.LanceDynamicTableFactory;
+import dev.flinklance.table.catalog.procedure.LanceProcedures;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.AbstractCatalog;
+import org.apache.flink.table.catalog.CatalogBaseTable;
+import org.apache.flink.table.catalog.CatalogDatabase;
+import org.apache.flink.table.catalog.CatalogDatabaseImpl;
+import org.apache.flink.table.catalog.CatalogFunction;
+import org.apache.flink.table.catalog.CatalogPartition;
+import org.apache.flink.table.catalog.CatalogPartitionSpec;
+import org.apache.flink.table.catalog.CatalogTable;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.ResolvedCatalogTable;
+import org.apache.flink.table.catalog.ResolvedSchema;
+import org.apache.flink.table.catalog.TableChange;
+import org.apache.flink.table.catalog.exceptions.CatalogException;
+import org.apache.flink.table.catalog.exceptions.DatabaseAlreadyExistException;
+import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
+import org.apache.flink.table.catalog.exceptions.DatabaseNotExistException;
+import org.apache.flink.table.catalog.exceptions.FunctionNotExistException;
+import org.apache.flink.table.catalog.exceptions.PartitionNotExistException;
+import org.apache.flink.table.catalog.exceptions.ProcedureNotExistException;
+import org.apache.flink.table.catalog.exceptions.TableAlreadyExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotExistException;
+import org.apache.flink.table.catalog.exceptions.TableNotPartitionedException;
+import org.apache.flink.table.catalog.stats.CatalogColumnStatistics;
+import org.apache.flink.table.catalog.stats.CatalogTableStatistics;
+import org.apache.flink.table.expressions.Expression;
+import org.apache.flink.table.factories.Factory;
+import org.apache.flink.table.procedures.Procedure;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.utils.TypeConversions;
+import org.lance.Dataset;
+import org.lance.namespace.DirectoryNamespace;
+import org.lance.namespace.model.ListTablesRequest;
+
+/**
+ * {@code CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = ...)}: databases are directories
+ * of the warehouse, tables are the Lance tables in them. A table's schema is read from the table
+ * itself; the options given at CREATE TABLE live in the table's config, so every session (and every
+ * Lance reader) sees them. State lives only in the warehouse: two sessions that create the same
+ * catalog see the same databases, tables and options.
+ */
+@Internal
+public class LanceCatalog extends AbstractCatalog {
+  private final WarehouseLayout layout;
+  private final DatabaseRegistry databases;
+  private BufferAllocator allocator;
+
+  public LanceCatalog(String name, String defaultDatabase, WarehouseLayout layout) {
+    super(name, defaultDatabase);
+    WarehouseLayout.checkName("database", defaultDatabase);
+    this.layout = layout;
+    this.databases = new DatabaseRegistry(layout.registry());
+  }
+
+  @Override
+  public void open() {
+    allocator = new RootAllocator();
+  }
+
+  @Override
+  public void close() {
+    if (allocator != null) {
+      allocator.close();
+      allocator = null;
+    }
+  }
+
+  /** Tables of this catalog are read and written by the 'lance' connector, with its storage. */
+  @Override
+  public Optional<Factory> getFactory() {
+    Map<String, String> storage = new HashMap<>();
+    layout
+        .storageOptions()
+        .forEach((key, value) -> storage.put(LanceDatasetOptions.STORAGE_PREFIX + key, value));
+    return Optional.of(new LanceDynamicTableFactory(storage));
+  }
+
+  // ---- databases
+
+  @Override
+  public List<String> listDatabases() {
+    Set<String> names = new HashSet<>(lance(() -> databases.names()));
+    names.add(getDefaultDatabase());
+    return names.stream().sorted().toList();
+  }
+
+  @Override
+  public CatalogDatabase getDatabase(String name) throws DatabaseNotExistException {
+    if (name.equals(getDefaultDatabase())) {
+      return new CatalogDatabaseImpl(Map.of(), "The Lance catalog's default database");
+    }
+    return lance(() -> databases.get(name))
+        .orElseThrow(() -> new DatabaseNotExistException(getName(), name));
+  }
+
+  @Override
+  public boolean databaseExists(String name) {
+    return name.equals(getDefaultDatabase()) || lance(() -> databases.get(name)).isPresent();
+  }
+
+  @Override
+  public void createDatabase(String name, CatalogDatabase database, boolean ignoreIfExists)
+      throws DatabaseAlreadyExistException {
+    WarehouseLayout.checkName("database", name);
+    if (name.equals(LanceProcedures.DATABASE)) {
+      throw new ValidationException(
+          "'" + LanceProcedures.DATABASE + "' is the Lance catalog's database of procedures");
+    }
+    if (databaseExists(name)) {
+      if (ignoreIfExists) {
+        return;
+      }
+      throw new DatabaseAlreadyExistException(getName(), name);
+    }
+    lance(
+        () -> {
+          databases.add(name, database);
+          return null;
+        });
+  }
+
+  @Override
+  public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade)
+      throws DatabaseNotExistException, DatabaseNotEmptyException {
+    if (name.equals(getDefaultDatabase())) {
+      throw new ValidationException(
+          "The default database '"
+              + name
+              + "' of Lance catalog "
+              + getName()
+              + " cannot be dropped");
+    }
+    if (!databaseExists(name)) {
+      if (ignoreIfNotExists) {
+        return;
+      }
+      throw new DatabaseNotExistException(getName(), name);
+    }
+    List<String> tables = listTables(name);
+    if (!tables.isEmpty() && !cascade) {
+      throw new DatabaseNotEmptyException(getName(), name);
+    }
+    for (String table : tables) {
+      drop(layout.table(new ObjectPath(name, table)).uri());
+    }
+    // Removes what else is left in the directory, then the database itself: a failure half-way
+    // leaves the database listed, and dropping it again finishes the job.
+    drop(layout.databaseUri(name));
+    lance(
+        () -> {
+          databases.remove(name);
+          return null;
+        });
+  }
+
+  @Override
+  public void alterDatabase(String name, CatalogDatabase newDatabase, boolean ignoreIfNotExists) {
+    throw new CatalogException("The Lance catalog cannot alter databases");
+  }
+
+  // ---- tables
+
+  @Override
+  public List<String> listTables(String database) throws DatabaseNotExistException {
+    if (!databaseExists(database)) {
+      throw new DatabaseNotExistException(getName(), database);
+    }
+    Map<String, String> properties = new HashMap<>();
+    properties.put("root", layout.databaseUri(database));
+    properties.put("manifest_enabled", "false");
+    layout
+        .storageOptions()
+        .forEach((key, value) -> properties.put(LanceDatasetOptions.STORAGE_PREFIX + key, value));
+    try (DirectoryNamespace directory = new DirectoryNamespace()) {
+      directory.initialize(properties, allocator);
+      return directory.listTables(new ListTablesRequest().id(List.of())).getTables().stream()
+          .sorted()
+          .toList();
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new CatalogException(
+          String.format(
+              "Cannot list the tables of database '%s' at %s: %s",
+              database, layout.databaseUri(database), e.getMessage()),
+          e);
+    }
+  }
+
+  @Override
+  public List<String> listViews(String database) {
+    return List.of();
+  }
+
+  @Override
+  public CatalogBaseTable getTable(ObjectPath path) throws TableNotExistException {
+    LanceDataset table = layout.table(path);
+    try (Dataset dataset = openExisting(path, table)) {
+      LanceReadSchema schema = LanceReadSchema.of(dataset);
+      RowType rowType = schema.rowType();
+      Map<String, String> config = dataset.getConfig();
+      Map<String, String> options = TableOptions.fromConfig(config);
+      options.put(LanceDatasetOptions.PATH.key(), table.uri());
+      return CatalogTable.newBuilder()
+          .schema(
+              org.apache.flink.table.api.Schema.newBuilder()
+                  .fromRowDataType(TypeConversions.fromLogicalToDataType(rowType))
+                  .build())
+          .comment(config.get(TableOptions.COMMENT_KEY))
+          .options(options)
+          .build();
+    } catch (TableNotExistException | CatalogException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new CatalogException(
+          String.format("Cannot read table %s at %s: %s", path, table.uri(), e.getMessage()), e);
+    }
+  }
+
+  @Override
+  public boolean tableExists(ObjectPath path) {
+    if (!databaseExists(path.getDatabaseName())) {
+      return false;
+    }
+    LanceDataset table = layout.table(path);
+    try (BufferAllocator scoped = new RootAllocator()) {
+      Optional<Dataset> dataset = lance(() -> table.openIfExists(scoped));
+      dataset.ifPresent(Dataset::close);
+      return dataset.isPresent();
+    }
+  }
+
+  @Override
+  public void dropTable(ObjectPath path, boolean ignoreIfNotExists) throws TableNotExistException {
+    if (!tableExists(path)) {
+      if (ignoreIfNotExists) {
+        return;
+      }
+      throw new TableNotExistException(getName(), path);
+    }
+    drop(layout.table(path).uri());
+  }
+
+  @Override
+  public void renameTable(ObjectPath path, String newName, boolean ignoreIfNotExists) {
+    throw new CatalogException(
+        "The Lance catalog cannot rename tables (object stores have no rename); copy the table"
+            + " with INSERT INTO ... SELECT and drop the old one");
+  }
+
+  @Override
+  public void createTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfExists)
+      throws TableAlreadyExistException, DatabaseNotExistException {
+    if (!databaseExists(path.getDatabaseName())) {
+      throw new DatabaseNotExistException(getName(), path.getDatabaseName());
+    }
+    LanceDataset lance = layout.table(path);
+    ResolvedCatalogTable resolved = checkCreatable(table);
+    Map<String, String> options = TableOptions.forCreate(resolved.getOptions());
+    RowType rowType =
+        (RowType) resolved.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+    Map<String, String> withPath = new HashMap<>(options);
+    withPath.put(LanceDatasetOptions.PATH.key(), lance.uri());
+    LanceSinkConfig config = invalid(() -> LanceSinkConfig.from(Configuration.fromMap(withPath)));
+    Schema schema =
+        invalid(() -> ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns()));
+    if (tableExists(path)) {
+      if (ignoreIfExists) {
+        return;
+      }
+      throw new TableAlreadyExistException(getName(), path);
+    }
+    Map<String, String> tableConfig = TableOptions.toConfig(options, resolved.getComment());
+    try (BufferAllocator scoped = new RootAllocator()) {
+      Optional<Dataset> created =
+          lance(
+              () ->
+                  lance.createIfAbsent(
+                      scoped,
+                      schema,
+                      config.stableRowIds(),
+                      ArrowSchemaConverter.storageVersionFor(schema, config.dataStorageVersion()),
+                      tableConfig));
+      if (created.isEmpty() && !ignoreIfExists) {
+        throw new TableAlreadyExistException(getName(), path); // created concurrently
+      }
+      created.ifPresent(Dataset::close);
+    }
+  }
+
+  /** Lance tables hold physical columns: a schema that needs more is refused, not half kept. */
+  private static ResolvedCatalogTable checkCreatable(CatalogBaseTable table) {
+    if (!(table instanceof ResolvedCatalogTable resolved)) {
+      throw new ValidationException("The Lance catalog stores tables only, not views");
+    }
+    ResolvedSchema schema = resolved.getResolvedSchema();
+    if (resolved.isPartitioned()) {
+      throw new ValidationException("Lance tables are not partitioned; remove PARTITIONED BY");
+    }
+    if (!schema.getWatermarkSpecs().isEmpty()
+        || schema.getPrimaryKey().isPresent()
+        || schema.getColumns().stream().anyMatch(column -> !column.isPhysical())) {
+      throw new ValidationException(
+          "Tables in the Lance catalog have physical columns only (no computed or metadata"
+              + " columns, watermarks or primary keys). Declare those on a temporary table or"
+              + " view over it, e.g. CREATE TEMPORARY TABLE ... LIKE.");
+    }
+    return resolved;
+  }
+
+  @Override
+  public void alterTable(ObjectPath path, CatalogBaseTable newTable, boolean ignoreIfNotExists) {
+    throw new CatalogException("The Lance catalog supports ALTER TABLE ... SET / RESET only");
+  }
+
+  /** ALTER TABLE ... SET ('key' = 'value') and RESET ('key'): the options in the table's config. */
+  @Override
+  public void alterTable(
+      ObjectPath path,
+      CatalogBaseTable newTable,
+      List<TableChange> changes,
+      boolean ignoreIfNotExists)
+      throws TableNotExistException {
+    if (!tableExists(path)) {
+      if (ignoreIfNotExists) {
+        return;
+      }
+      throw new TableNotExistException(getName(), path);
+    }
+    Map<String, String> set = new HashMap<>();
+    Set<String> reset = new HashSet<>();
+    for (TableChange change : changes) {
+      if (change instanceof TableChange.SetOption option) {
+        checkChangeable(option.getKey());
+        set.put(TableOptions.CONFIG_PREFIX + option.getKey(), option.getValue());
+      } else if (change instanceof TableChange.ResetOption option) {
+        checkChangeable(option.getKey());
+        reset.add(TableOptions.CONFIG_PREFIX + option.getKey());
+      } else {
+        throw new ValidationException(
+            "The Lance catalog supports ALTER TABLE ... SET / RESET of options only, not "
+                + change);
+      }
+    }
+    LanceDataset table = layout.table(path);
+    try (BufferAllocator scoped = new RootAllocator();
+        Dataset dataset = table.open(scoped)) {
+      if (!set.isEmpty()) {
+        dataset.updateConfig(set);
+      }
+      if (!reset.isEmpty()) {
+        dataset.deleteConfigKeys(reset);
+      }
+    } catch (LanceDatasetException e) {
+      throw new CatalogException(e.getMessage(), e);
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new CatalogException(
+          String.format("Cannot alter table %s at %s: %s", path, table.uri(), e.getMessage()), e);
+    }
+  }
+
+  private static void checkChangeable(String key) {
+    TableOptions.checkKey(key);
+    if (TableOptions.CREATION_ONLY.contains(key)) {
+      throw new ValidationException(
+          String.format(
+              "Option '%s' shapes a Lance table when it is created and cannot be changed"
+                  + " afterwards",
+              key));
+    }
+  }
+
+  // ---- procedures (database 'sys')
+
+  @Override
+  public List<String> listProcedures(String database) throws DatabaseNotExistException {
+    if (database.equals(LanceProcedures.DATABASE)) {
+      return LanceProcedures.names();
+    }
+    if (!databaseExists(database)) {
+      throw new DatabaseNotExistException(getName(), database);
+    }
+    return List.of();
+  }
+
+  @Override
+  public Procedure getProcedure(ObjectPath path) throws ProcedureNotExistException {
+    if (!path.getDatabaseName().equals(LanceProcedures.DATABASE)) {
+      throw new ProcedureNotExistException(getName(), path);
+    }
+    return LanceProcedures.get(path.getObjectName(), this::procedureTable)
+        .orElseThrow(() -> new ProcedureNotExistException(getName(), path));
+  }
+
+  /** The table a procedure names, {@code db.t} or {@code t} in the default database. */
+  private LanceDataset procedureTable(String name) {
+    ObjectPath path =
+        name.contains(".")
+            ? ObjectPath.fromString(name)
+            : new ObjectPath(getDefaultDatabase(), name);
+    if (!tableExists(path)) {
+      throw new ValidationException(
+          String.format("Table %s does not exist in Lance catalog %s", path, getName()));
+    }
+    return layout.table(path);
+  }
+
+  // ---- helpers
+
+  private Dataset openExisting(ObjectPath path, LanceDataset table) throws TableNotExistException {
+    if (!databaseExists(path.getDatabaseName())) {
+      throw new TableNotExistException(getName(), path);
+    }
+    return lance(() -> table.openIfExists(allocator))
+        .orElseThrow(() -> new TableNotExistException(getName(), path));
+  }
+
+  private void drop(String uri) {
+    try {
+      Dataset.drop(uri, layout.storageOptions());
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new CatalogException(String.format("Cannot delete %s: %s", uri, e.getMessage()), e);
+    }
+  }
+
+  /** Lance failures become CatalogExceptions, which Flink reports as they are. */
+  private static <T> T lance(Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (LanceDatasetException e) {
+      throw new CatalogException(e.getMessage(), e);
+    }
+  }
+
+  private static <T> T invalid(Supplier<T> check) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      throw new ValidationException(e.getMessage(), e);
+    }
+  }
+
+  // ---- what Lance tables do not have
+
+  @Override
+  public List<CatalogPartitionSpec> listPartitions(ObjectPath path)
+      throws TableNotPartitionedException {
+    throw new TableNotPartitionedException(getName(), path);
+  }
+
+  @Override
+  public List<CatalogPartitionSpec> listPartitions(ObjectPath path, CatalogPartitionSpec spec)
+      throws TableNotPartitionedException {
+    throw new TableNotPartitionedException(getName(), path);
+  }
+
+  @Override
+  public List<CatalogPartitionSpec> listPartitionsByFilter(
+      ObjectPath path, List<Expression> filters) throws TableNotPartitionedException {
+    throw new TableNotPartitionedException(getName(), path);
+  }
+
+  @Override
+  public CatalogPartition getPartition(ObjectPath path, CatalogPartitionSpec spec)
+      throws PartitionNotExistException {
+    throw new PartitionNotExistException(getName(), path, spec);
+  }
+
+  @Override
+  public boolean partitionExists(ObjectPath path, CatalogPartitionSpec spec) {
+    return false;
+  }
+
+  @Override
+  public void createPartition(
+      ObjectPath path, CatalogPartitionSpec spec, CatalogPartition partition, boolean ignore) {
+    throw new CatalogException("Lance tables are not partitioned");
+  }
+
+  @Override
+  public void dropPartition(ObjectPath path, CatalogPartitionSpec spec, boolean ignore) {
+    throw new CatalogException("Lance tables are not partitioned");
+  }
+
+  @Override
+  public void alterPartition(
+      ObjectPath path, CatalogPartitionSpec spec, CatalogPartition partition, boolean ignore) {
+    throw new CatalogException("Lance tables are not partitioned");
+  }
+
+  @Override
+  public List<String> listFunctions(String database) {
+    return List.of();
+  }
+
+  @Override
+  public CatalogFunction getFunction(ObjectPath path) throws FunctionNotExistException {
+    throw new FunctionNotExistException(getName(), path);
+  }
+
+  @Override
+  public boolean functionExists(ObjectPath path) {
+    return false;
+  }
+
+  @Override
+  public void createFunction(ObjectPath path, CatalogFunction function, boolean ignore) {
+    throw new CatalogException("The Lance catalog does not store functions");
+  }
+
+  @Override
+  public void alterFunction(ObjectPath path, CatalogFunction function, boolean ignore) {
+    throw new CatalogException("The Lance catalog does not store functions");
+  }
+
+  @Override
+  public void dropFunction(ObjectPath path, boolean ignore) {
+    throw new CatalogException("The Lance catalog does not store functions");
+  }
+
+  @Override
+  public CatalogTableStatistics getTableStatistics(ObjectPath path) {
+    return CatalogTableStatistics.UNKNOWN;
+  }
+
+  @Override
+  public CatalogColumnStatistics getTableColumnStatistics(ObjectPath path) {
+    return CatalogColumnStatistics.UNKNOWN;
+  }
+
+  @Override
+  public CatalogTableStatistics getPartitionStatistics(ObjectPath path, CatalogPartitionSpec spec) {
+    return CatalogTableStatistics.UNKNOWN;
+  }
+
+  @Override
+  public CatalogColumnStatistics getPartitionColumnStatistics(
+      ObjectPath path, CatalogPartitionSpec spec) {
+    return CatalogColumnStatistics.UNKNOWN;
+  }
+
+  @Override
+  public void alterTableStatistics(
+      ObjectPath path, CatalogTableStatistics statistics, boolean ignore) {
+    throw new CatalogException("The Lance catalog does not store statistics");
+  }
+
+  @Override
+  public void alterTableColumnStatistics(
+      ObjectPath path, CatalogColumnStatistics statistics, boolean ignore) {
+    throw new CatalogException("The Lance catalog does not store statistics");
+  }
+
+  @Override
+  public void alterPartitionStatistics(
+      ObjectPath path, CatalogPartitionSpec spec, CatalogTableStatistics stats, boolean ignore) {
+    throw new CatalogException("The Lance catalog does not store statistics");
+  }
+
+  @Override
+  public void alterPartitionColumnStatistics(
+      ObjectPath path, CatalogPartitionSpec spec, CatalogColumnStatistics stats, boolean ignore) {
+    throw new CatalogException("The Lance catalog does not store statistics");
+  }
+}

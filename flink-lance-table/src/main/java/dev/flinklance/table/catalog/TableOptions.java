@@ -1,0 +1,108 @@
+package dev.flinklance.table.catalog;
+
+import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.table.LanceDynamicTableFactory;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.factories.FactoryUtil;
+
+/**
+ * The options a catalog table keeps in its Lance table's own config ({@code flink.<key>}), so that
+ * every session, and every other Lance reader, sees them. Storage options stay with the catalog:
+ * table config is readable by anyone who can read the table.
+ */
+final class TableOptions {
+  static final String CONFIG_PREFIX = "flink.";
+  static final String COMMENT_KEY = CONFIG_PREFIX + "comment";
+
+  /** Options that shape the table when it is created; changing them later changes nothing. */
+  static final Set<String> CREATION_ONLY =
+      Set.of(
+          LanceDatasetOptions.VECTOR_COLUMNS.key(),
+          LanceDatasetOptions.STABLE_ROW_IDS.key(),
+          LanceDatasetOptions.DATA_STORAGE_VERSION.key());
+
+  private static final Set<String> ALLOWED = allowedKeys();
+  private static final String COMPACTION_PREFIX = "compaction.";
+
+  private TableOptions() {}
+
+  private static Set<String> allowedKeys() {
+    Set<String> keys = new TreeSet<>();
+    for (ConfigOption<?> option : new LanceDynamicTableFactory().optionalOptions()) {
+      keys.add(option.key());
+    }
+    return keys;
+  }
+
+  /**
+   * The options of a CREATE TABLE in the catalog, without {@code 'connector' = 'lance'}.
+   *
+   * @throws ValidationException naming an option the catalog does not take
+   */
+  static Map<String, String> forCreate(Map<String, String> options) {
+    Map<String, String> kept = new HashMap<>(options);
+    String connector = kept.remove(FactoryUtil.CONNECTOR.key());
+    if (connector != null && !connector.equals(LanceDynamicTableFactory.IDENTIFIER)) {
+      throw new ValidationException(
+          String.format(
+              "The Lance catalog holds Lance tables only, not 'connector' = '%s'; create other"
+                  + " tables as TEMPORARY tables or in another catalog",
+              connector));
+    }
+    kept.keySet().forEach(TableOptions::checkKey);
+    return kept;
+  }
+
+  /**
+   * @throws ValidationException naming the option if a table in the catalog cannot have it
+   */
+  static void checkKey(String key) {
+    if (key.equals(LanceDatasetOptions.PATH.key())) {
+      throw new ValidationException(
+          "Tables in the Lance catalog cannot set 'path': the catalog places table db.t at"
+              + " <warehouse>/db/t.lance");
+    }
+    if (key.startsWith(LanceDatasetOptions.STORAGE_PREFIX)) {
+      throw new ValidationException(
+          String.format(
+              "Option '%s': set storage options on the catalog (CREATE CATALOG ... WITH"
+                  + " ('storage.<key>' = ...)); a table's options are stored in the table, where"
+                  + " every reader of the table can see them",
+              key));
+    }
+    if (!ALLOWED.contains(key) && !key.startsWith(COMPACTION_PREFIX)) {
+      throw new ValidationException(
+          String.format(
+              "Unsupported option '%s' for a table in the Lance catalog. Supported: %s and"
+                  + " '%s*'",
+              key, ALLOWED, COMPACTION_PREFIX));
+    }
+  }
+
+  /** The table config entries that store {@code options} and {@code comment}. */
+  static Map<String, String> toConfig(Map<String, String> options, String comment) {
+    Map<String, String> config = new HashMap<>();
+    options.forEach((key, value) -> config.put(CONFIG_PREFIX + key, value));
+    if (comment != null && !comment.isEmpty()) {
+      config.put(COMMENT_KEY, comment);
+    }
+    return config;
+  }
+
+  /** The options stored in a table's config (entries of other tools are left out). */
+  static Map<String, String> fromConfig(Map<String, String> config) {
+    Map<String, String> options = new HashMap<>();
+    config.forEach(
+        (key, value) -> {
+          if (key.startsWith(CONFIG_PREFIX) && !key.equals(COMMENT_KEY)) {
+            options.put(key.substring(CONFIG_PREFIX.length()), value);
+          }
+        });
+    return options;
+  }
+}

@@ -1,0 +1,28 @@
+package dev.flinklance.table.catalog.procedure;
+
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
+import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.lance.Dataset;
+
+/** Runs a procedure's work on the latest version of a table, with Lance errors naming it. */
+final class OnLatest {
+
+  private OnLatest() {}
+
+  /**
+   * @param action what the work does, for the error message ("cannot create tag 'x'")
+   */
+  static <T> T apply(LanceDataset table, String action, Function<Dataset, T> work) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset latest = table.open(allocator)) {
+      return work.apply(latest);
+    } catch (LanceDatasetException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(table.uri(), "cannot " + action, e);
+    }
+  }
+}

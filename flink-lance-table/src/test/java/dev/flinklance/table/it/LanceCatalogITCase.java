@@ -1,0 +1,171 @@
+package dev.flinklance.table.it;
+
+import static dev.flinklance.table.testing.Sql.exec;
+import static dev.flinklance.table.testing.Sql.queryStrings;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flinklance.table.testing.Sql;
+import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.testing.LanceTestTables;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The Lance catalog: the statements of the catalog example, across sessions. */
+class LanceCatalogITCase {
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+
+  @TempDir Path dir;
+
+  private String warehouse;
+
+  @BeforeEach
+  void setUp() {
+    warehouse = dir.resolve("lake").toString();
+  }
+
+  private TableEnvironment session() {
+    TableEnvironment env = Sql.batch();
+    exec(
+        env,
+        "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = 'file://" + warehouse + "')");
+    exec(env, "USE CATALOG lake");
+    return env;
+  }
+
+  @Test
+  void exampleStatementsAndASecondSession() {
+    TableEnvironment env = session();
+    exec(env, "CREATE DATABASE db");
+    exec(env, "CREATE TABLE db.t (id BIGINT, v STRING)");
+    String table = warehouse + "/db/t.lance";
+    assertThat(LanceTestTables.exists(table)).as("an empty Lance table").isTrue();
+    assertThat(LanceTestTables.countRows(table)).isZero();
+
+    assertThat(queryStrings(env, "SHOW DATABASES")).containsExactly("+I[db]", "+I[default]");
+    exec(env, "USE db");
+    assertThat(queryStrings(env, "SHOW TABLES")).containsExactly("+I[t]");
+    assertThat(queryStrings(env, "DESCRIBE db.t"))
+        .containsExactly(
+            "+I[id, BIGINT, true, null, null, null]", "+I[v, STRING, true, null, null, null]");
+    exec(env, "INSERT INTO db.t VALUES (1, 'one'), (2, 'two'), (3, CAST(NULL AS STRING))");
+    assertThat(queryStrings(env, "SELECT * FROM db.t"))
+        .containsExactlyInAnyOrder("+I[1, one]", "+I[2, two]", "+I[3, null]");
+
+    TableEnvironment second = session();
+    assertThat(queryStrings(second, "SHOW DATABASES")).containsExactly("+I[db]", "+I[default]");
+    assertThat(queryStrings(second, "SHOW TABLES FROM db")).containsExactly("+I[t]");
+    assertThat(queryStrings(second, "SELECT v FROM db.t WHERE id = 2")).containsExactly("+I[two]");
+
+    exec(env, "DROP TABLE db.t");
+    assertThat(LanceTestTables.exists(table)).isFalse();
+    assertThat(queryStrings(second, "SHOW TABLES FROM db")).isEmpty();
+    exec(env, "USE `default`");
+    exec(env, "DROP DATABASE db");
+    assertThat(queryStrings(second, "SHOW DATABASES")).containsExactly("+I[default]");
+    assertThat(Files.exists(Path.of(warehouse, "db"))).isFalse();
+  }
+
+  @Test
+  void tableOptionsPersistInTheTableAndAlterTableSetsThem() {
+    TableEnvironment env = session();
+    exec(
+        env,
+        "CREATE TABLE docs (id BIGINT NOT NULL, embedding ARRAY<FLOAT NOT NULL>) COMMENT"
+            + " 'documents' WITH ('vector-columns' = 'embedding:4', 'stable-row-ids' = 'true',"
+            + " 'data-storage-version' = '2.1', 'sink.max-rows-per-file' = '100')");
+
+    TableEnvironment second = session();
+    String show = queryStrings(second, "SHOW CREATE TABLE docs").get(0);
+    assertThat(show)
+        .contains("COMMENT 'documents'")
+        .contains("'vector-columns' = 'embedding:4'")
+        .contains("'stable-row-ids' = 'true'")
+        .contains("'data-storage-version' = '2.1'")
+        .contains("'sink.max-rows-per-file' = '100'")
+        .contains("'path' = 'file://" + warehouse + "/default/docs.lance'")
+        .contains("`embedding` ARRAY<FLOAT NOT NULL>");
+
+    exec(second, "ALTER TABLE docs SET ('sink.max-rows-per-file' = '7', 'compaction.x' = 'y')");
+    assertThat(queryStrings(session(), "SHOW CREATE TABLE docs").get(0))
+        .contains("'sink.max-rows-per-file' = '7'")
+        .contains("'compaction.x' = 'y'");
+    exec(second, "ALTER TABLE docs RESET ('compaction.x')");
+    assertThat(queryStrings(session(), "SHOW CREATE TABLE docs").get(0))
+        .doesNotContain("compaction.x");
+
+    exec(second, "INSERT INTO docs SELECT id, vec(id, 4) FROM (VALUES (1), (2)) AS v(id)");
+    assertThat(LanceTestTables.readLongs(warehouse + "/default/docs.lance", "id"))
+        .containsExactlyInAnyOrder(1L, 2L);
+
+    assertThatThrownBy(() -> exec(second, "ALTER TABLE docs SET ('stable-row-ids' = 'false')"))
+        .hasStackTraceContaining("'stable-row-ids' shapes a Lance table when it is created");
+    assertThatThrownBy(() -> exec(second, "ALTER TABLE docs SET ('no-such-option' = '1')"))
+        .hasStackTraceContaining("Unsupported option 'no-such-option'");
+  }
+
+  @Test
+  void ifExistsIfNotExistsAndCascade() {
+    TableEnvironment env = session();
+    exec(env, "CREATE DATABASE db");
+    exec(env, "CREATE DATABASE IF NOT EXISTS db");
+    assertThatThrownBy(() -> exec(env, "CREATE DATABASE db"))
+        .hasStackTraceContaining("Database db already exists");
+    exec(env, "CREATE TABLE db.t (id BIGINT)");
+    exec(env, "CREATE TABLE IF NOT EXISTS db.t (other STRING)");
+    assertThat(queryStrings(env, "DESCRIBE db.t")).hasSize(1).first().asString().contains("id");
+    assertThatThrownBy(() -> exec(env, "CREATE TABLE db.t (id BIGINT)"))
+        .hasStackTraceContaining("already exists");
+
+    long version = LanceTestTables.latestVersion(warehouse + "/db/t.lance");
+    assertThatThrownBy(() -> exec(env, "DROP DATABASE db"))
+        .hasStackTraceContaining("Database db in catalog lake is not empty");
+    assertThat(LanceTestTables.latestVersion(warehouse + "/db/t.lance")).isEqualTo(version);
+
+    exec(env, "DROP TABLE IF EXISTS db.nothing");
+    exec(env, "DROP DATABASE IF EXISTS nothing");
+    exec(env, "DROP DATABASE db CASCADE");
+    assertThat(queryStrings(env, "SHOW DATABASES")).containsExactly("+I[default]");
+    assertThat(Files.exists(Path.of(warehouse, "db"))).isFalse();
+  }
+
+  @Test
+  void refusesNamesThatLeaveTheWarehouse() {
+    TableEnvironment env = session();
+    for (String name : List.of("`a/b`", "`..`", "`s3:x`", "`x..y`")) {
+      assertThatThrownBy(() -> exec(env, "CREATE DATABASE " + name))
+          .as(name)
+          .hasStackTraceContaining("Invalid Lance database name");
+      assertThatThrownBy(() -> exec(env, "CREATE TABLE " + name + " (id BIGINT)"))
+          .as(name)
+          .hasStackTraceContaining("Invalid Lance table name");
+    }
+    assertThat(queryStrings(env, "SHOW DATABASES")).containsExactly("+I[default]");
+    assertThat(queryStrings(env, "SHOW TABLES")).isEmpty();
+  }
+
+  @Test
+  void procedureTagsAVersionThatScanTagReads() {
+    TableEnvironment env = session();
+    exec(env, "CREATE TABLE t (id BIGINT)");
+    exec(env, "INSERT INTO t VALUES (1), (2)");
+    assertThat(queryStrings(env, "CALL lake.sys.create_tag('default.t', 'first')"))
+        .containsExactly("+I[2]");
+    exec(env, "INSERT INTO t VALUES (3)");
+    assertThat(queryStrings(env, "SELECT id FROM t /*+ OPTIONS('scan.tag' = 'first') */"))
+        .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+    assertThat(queryStrings(env, "SHOW PROCEDURES FROM lake.sys"))
+        .containsExactly("+I[create_tag]", "+I[delete_tag]");
+    exec(env, "CALL lake.sys.delete_tag('t', 'first')");
+    assertThatThrownBy(
+            () -> queryStrings(env, "SELECT id FROM t /*+ OPTIONS('scan.tag' = 'first') */"))
+        .hasStackTraceContaining("cannot resolve tag 'first'");
+  }
+}
