@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -31,6 +32,7 @@ import org.slf4j.LoggerFactory;
  * cleanup when configured. Outcomes wait in its checkpointed state until their plan has committed:
  * a restore commits them again, unless the table's history shows that they already landed.
  */
+@Internal
 public final class CompactionCommitter extends BackgroundLanceOperator<CompactionSummary>
     implements OneInputStreamOperator<RewriteOutcome, CompactionSummary> {
   private static final long serialVersionUID = 1L;

@@ -1,5 +1,7 @@
 package dev.flinklance.compactor.commit;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * What one compaction did; the compaction committer emits one per plan (the standalone job prints
  * them, tests read them).
@@ -9,6 +11,7 @@ package dev.flinklance.compactor.commit;
  * @param fragmentsAfter the table's fragments after the commit (when the plan was made, if nothing
  *     was committed)
  */
+@PublicEvolving
 public record CompactionSummary(
     String planId,
     Outcome outcome,

@@ -4,6 +4,7 @@ import dev.flinklance.compactor.codec.CompactionTaskCodec;
 import dev.flinklance.compactor.codec.VersionedTypeInfo;
 import dev.flinklance.dataset.FormatSerializer;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -15,6 +16,7 @@ import org.lance.compaction.CompactionTask;
  *
  * @param task the Lance task; null for the marker of an empty plan
  */
+@Internal
 public record RewriteTask(PlanRef plan, int index, CompactionTask task) {
 
   public static RewriteTask emptyPlan(PlanRef plan) {

@@ -6,6 +6,7 @@ import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.dataset.FormatSerializer;
 import dev.flinklance.dataset.FragmentMetadataCodec;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -18,6 +19,7 @@ import org.lance.compaction.RewriteResult;
  * @param result the rewrite, or null if it failed or the plan was empty
  * @param failure why the rewrite failed, or null
  */
+@Internal
 public record RewriteOutcome(PlanRef plan, int index, RewriteResult result, String failure) {
 
   public static RewriteOutcome rewritten(PlanRef plan, int index, RewriteResult result) {
