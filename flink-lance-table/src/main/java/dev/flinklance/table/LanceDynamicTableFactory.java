@@ -2,6 +2,7 @@ package dev.flinklance.table;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
+import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSinkOptions;
@@ -43,9 +44,6 @@ public class LanceDynamicTableFactory
     implements DynamicTableSourceFactory, DynamicTableSinkFactory {
   public static final String IDENTIFIER = "lance";
 
-  /** Options of the compactor module; the sink hands them to it untouched. */
-  static final String COMPACTION_PREFIX = "compaction.";
-
   private final Map<String, String> catalogOptions;
 
   public LanceDynamicTableFactory() {
@@ -71,22 +69,33 @@ public class LanceDynamicTableFactory
   }
 
   /**
-   * Every option of the dataset, the sink and the source (their option classes, so that a new
-   * option is a SQL key at once), and Flink's {@code sink.parallelism}.
+   * Every option of the dataset, the sink, the source and the compactor (their option classes, so
+   * that a new option is a SQL key at once), and Flink's {@code sink.parallelism}.
    */
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
     Set<ConfigOption<?>> options = new HashSet<>();
     for (Class<?> holder :
-        List.of(LanceDatasetOptions.class, LanceSinkOptions.class, LanceSourceOptions.class)) {
-      for (Field field : holder.getFields()) {
-        if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
-          options.add(optionIn(field));
-        }
-      }
+        List.of(
+            LanceDatasetOptions.class,
+            LanceSinkOptions.class,
+            LanceSourceOptions.class,
+            LanceCompactionOptions.class)) {
+      options.addAll(optionsIn(holder));
     }
     options.remove(LanceDatasetOptions.PATH);
     options.add(FactoryUtil.SINK_PARALLELISM);
+    return options;
+  }
+
+  /** The {@code public static ConfigOption} constants of an options class. */
+  public static Set<ConfigOption<?>> optionsIn(Class<?> holder) {
+    Set<ConfigOption<?>> options = new HashSet<>();
+    for (Field field : holder.getFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
+        options.add(optionIn(field));
+      }
+    }
     return options;
   }
 
@@ -132,7 +141,7 @@ public class LanceDynamicTableFactory
   /** The table's options after Flink's validation, with the catalog's options under them. */
   private Map<String, String> validatedOptions(Context context) {
     FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-    helper.validateExcept(LanceDatasetOptions.STORAGE_PREFIX, COMPACTION_PREFIX);
+    helper.validateExcept(LanceDatasetOptions.STORAGE_PREFIX);
     Map<String, String> options = new HashMap<>(catalogOptions);
     options.putAll(context.getCatalogTable().getOptions());
     return options;

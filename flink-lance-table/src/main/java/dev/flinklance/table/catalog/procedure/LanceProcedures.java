@@ -23,6 +23,7 @@ public final class LanceProcedures {
   private static final Map<String, Function<TableResolver, Procedure>> PROCEDURES =
       new TreeMap<>(
           Map.of(
+              "compact", CompactProcedure::new,
               "create_tag", CreateTagProcedure::new,
               "delete_tag", DeleteTagProcedure::new));
 
