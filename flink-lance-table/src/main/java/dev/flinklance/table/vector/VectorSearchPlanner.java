@@ -111,7 +111,7 @@ public final class VectorSearchPlanner {
           String.format(
               "Lance table '%s': column '%s' has the %s index '%s', built for the %s metric, but"
                   + " '%s' is %s. Search with %s (leave the option unset), or build an index for"
-                  + " %s (CALL <catalog>.sys.create_vector_index(..., MAP['metric', '%s']))",
+                  + " %s (CALL <catalog>.sys.create_vector_index(..., 'metric=%s'))",
               source.dataset().uri(),
               column.name(),
               found.type(),

@@ -24,6 +24,7 @@ public final class LanceProcedures {
       new TreeMap<>(
           Map.of(
               "create_tag", CreateTagProcedure::new,
+              "create_vector_index", CreateVectorIndexProcedure::new,
               "delete_tag", DeleteTagProcedure::new));
 
   private LanceProcedures() {}
