@@ -84,10 +84,14 @@ public record VectorSearchConfig(
     try {
       return options.get(option);
     } catch (IllegalArgumentException e) {
+      Throwable cause = e;
+      while (cause.getCause() != null) {
+        cause = cause.getCause();
+      }
       throw new IllegalArgumentException(
           String.format(
-              "Invalid vector search option '%s': %s",
-              option.key(), options.toMap().get(option.key())),
+              "Invalid vector search option '%s': cannot parse '%s' (%s)",
+              option.key(), options.toMap().get(option.key()), cause.getMessage()),
           e);
     }
   }
