@@ -1,5 +1,6 @@
 package dev.flinklance.table.testing;
 
+import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.index.VectorMetric;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -7,12 +8,22 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.stream.IntStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.RowType;
+import org.lance.Dataset;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.Query;
+import org.lance.ipc.ScanOptions;
 
 /**
  * Vectors for search tests: clustered data (Gaussian clusters around random centres), tables of
@@ -130,5 +141,34 @@ public final class VectorData {
       total += expected.size();
     }
     return hits / (double) total;
+  }
+
+  /**
+   * The {@code k} nearest rows by lance-core's own {@code nearest} query on the latest version, as
+   * (id, distance), nearest first.
+   */
+  public static List<Hit> lanceNearest(String uri, Query query) {
+    List<Hit> hits = new ArrayList<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator);
+        LanceScanner scanner =
+            dataset.newScan(
+                new ScanOptions.Builder()
+                    .nearest(query)
+                    .columns(List.of("id", "_distance"))
+                    .build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        BigIntVector ids = (BigIntVector) root.getVector("id");
+        Float4Vector distances = (Float4Vector) root.getVector("_distance");
+        for (int i = 0; i < root.getRowCount(); i++) {
+          hits.add(new Hit(ids.get(i), distances.get(i)));
+        }
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("nearest on " + uri + " failed", e);
+    }
+    return hits;
   }
 }
