@@ -36,7 +36,7 @@ import org.junit.jupiter.api.io.TempDir;
  * before the job runs where it can be known then, and never a hang (every test has a timeout); a
  * failed build leaves the table as it was.
  */
-@Timeout(value = 2, unit = TimeUnit.MINUTES)
+@Timeout(value = 2, unit = TimeUnit.MINUTES, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class VectorSearchBadInputITCase {
   private static final float[][] DOCS = VectorData.clustered(200, 8, 4, 5);
 
