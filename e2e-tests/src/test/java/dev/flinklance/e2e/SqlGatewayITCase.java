@@ -69,16 +69,25 @@ class SqlGatewayITCase {
               + "'connector' = 'lance', 'path' = '"
               + table
               + "')");
+      // ~10 s of input, so that checkpoints (every 500 ms, slower on a busy machine) commit
+      // while it flows
       run(
           sql,
           "CREATE TEMPORARY TABLE gen (id BIGINT NOT NULL, name STRING) WITH ("
-              + "'connector' = 'datagen', 'number-of-rows' = '5000', 'rows-per-second' = '1000',"
-              + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '0', 'fields.id.end' = '4999')");
+              + "'connector' = 'datagen', 'number-of-rows' = '3000', 'rows-per-second' = '300',"
+              + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '0', 'fields.id.end' = '2999')");
       run(sql, "INSERT INTO events SELECT id, CONCAT('name-', CAST(id AS STRING)) FROM gen");
 
       assertThat(LanceTestTables.readLongs(table.toString(), "id").stream().sorted().toList())
-          .isEqualTo(LongStream.range(0, 5000).boxed().toList());
-      assertThat(LanceTestTables.sinkCommits(table.toString())).hasSizeGreaterThan(1);
+          .isEqualTo(LongStream.range(0, 3000).boxed().toList());
+      assertThat(
+              LanceTestTables.sinkCommits(table.toString()).stream()
+                  .map(LanceTestTables.Commit::checkpointId)
+                  .toList())
+          .as("checkpoint ids of the commits")
+          .hasSizeGreaterThan(1)
+          .isSorted()
+          .doesNotHaveDuplicates();
 
       run(sql, "SET 'execution.runtime-mode' = 'batch'");
       List<List<Object>> rows = run(sql, "SELECT id, name FROM events WHERE id < 3 ORDER BY id");
