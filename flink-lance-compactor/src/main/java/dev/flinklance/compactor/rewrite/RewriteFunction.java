@@ -2,10 +2,10 @@ package dev.flinklance.compactor.rewrite;
 
 import dev.flinklance.compactor.TableHandle;
 import dev.flinklance.compactor.plan.RewriteTask;
+import dev.flinklance.concurrent.NativeWorkers;
 import dev.flinklance.dataset.LanceDataset;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
@@ -41,13 +41,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
 
   @Override
   public void open(org.apache.flink.api.common.functions.OpenContext context) {
-    executor =
-        Executors.newSingleThreadExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "lance-rewrite-" + table.uri());
-              thread.setDaemon(true);
-              return thread;
-            });
+    executor = NativeWorkers.singleThread("lance-rewrite-" + table.uri());
     handle = new TableHandle(table);
     metrics = new RewriteMetrics(getRuntimeContext().getMetricGroup());
   }
@@ -103,8 +97,9 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
 
   @Override
   public void close() throws Exception {
-    if (executor != null) {
-      executor.shutdownNow();
+    if (executor != null && !NativeWorkers.stop(executor, NativeWorkers.STOP_WAIT)) {
+      LOG.warn("A rewrite of {} is still running; leaving its dataset open", table);
+      return;
     }
     if (handle != null) {
       handle.close();
