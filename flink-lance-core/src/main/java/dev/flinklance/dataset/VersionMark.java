@@ -17,6 +17,16 @@ import org.lance.Dataset;
 public record VersionMark(long version, long epochNanos) {
   public static final VersionMark NO_TABLE = new VersionMark(0, 0);
 
+  /**
+   * A table going back below a version is a replacement, which no restart undoes; it is only
+   * concluded after rechecks, since a store can list a version directory without the manifests a
+   * concurrent commit is putting (seen on an S3-compatible server under two writing jobs).
+   */
+  private static final int RECHECKS = 3;
+
+  private static final long RECHECK_PAUSE_MS = 200;
+  private static final long NOT_FOUND = -1;
+
   public static VersionMark of(Dataset dataset) {
     return new VersionMark(dataset.version(), epochNanos(dataset.getVersion().getDataTime()));
   }
@@ -32,14 +42,13 @@ public record VersionMark(long version, long epochNanos) {
     if (version == 0) {
       return;
     }
-    long latest;
-    try {
-      latest = handle.latestVersion();
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      if (LanceErrors.isNotFound(e)) {
-        throw new TableReplacedException(handle.uri(), "there is no table at the URI any more");
-      }
-      throw LanceDatasetException.wrap(handle.uri(), "cannot read the latest version", e);
+    long latest = latestVersion(handle);
+    for (int recheck = 1; latest < version && recheck <= RECHECKS; recheck++) {
+      pause(recheck);
+      latest = latestVersion(handle);
+    }
+    if (latest == NOT_FOUND) {
+      throw new TableReplacedException(handle.uri(), "there is no table at the URI any more");
     }
     if (latest < version) {
       throw new TableReplacedException(
@@ -63,6 +72,27 @@ public record VersionMark(long version, long epochNanos) {
       if (!LanceErrors.isNotFound(e)) {
         throw LanceDatasetException.wrap(handle.uri(), "cannot read version " + version, e);
       }
+    }
+  }
+
+  /** The latest version, or {@link #NOT_FOUND} if no version is listed. */
+  private static long latestVersion(Dataset handle) {
+    try {
+      return handle.latestVersion();
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      if (LanceErrors.isNotFound(e)) {
+        return NOT_FOUND;
+      }
+      throw LanceDatasetException.wrap(handle.uri(), "cannot read the latest version", e);
+    }
+  }
+
+  private static void pause(int recheck) {
+    try {
+      Thread.sleep(RECHECK_PAUSE_MS * recheck);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while checking the table's versions", e);
     }
   }
 
