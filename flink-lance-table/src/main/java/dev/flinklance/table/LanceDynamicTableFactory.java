@@ -2,6 +2,7 @@ package dev.flinklance.table;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
+import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSinkOptions;
@@ -45,9 +46,6 @@ public class LanceDynamicTableFactory
     implements DynamicTableSourceFactory, DynamicTableSinkFactory {
   public static final String IDENTIFIER = "lance";
 
-  /** Options of the compactor module; the sink hands them to it untouched. */
-  static final String COMPACTION_PREFIX = "compaction.";
-
   private final Map<String, String> catalogOptions;
 
   public LanceDynamicTableFactory() {
@@ -73,8 +71,9 @@ public class LanceDynamicTableFactory
   }
 
   /**
-   * Every option of the dataset, the sink, the source and the vector search (their option classes,
-   * so that a new option is a SQL key at once), and Flink's {@code sink.parallelism}.
+   * Every option of the dataset, the sink, the source, the compactor and the vector search (their
+   * option classes, so that a new option is a SQL key at once), and Flink's {@code
+   * sink.parallelism}.
    */
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
@@ -84,15 +83,23 @@ public class LanceDynamicTableFactory
             LanceDatasetOptions.class,
             LanceSinkOptions.class,
             LanceSourceOptions.class,
+            LanceCompactionOptions.class,
             VectorSearchOptions.class)) {
-      for (Field field : holder.getFields()) {
-        if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
-          options.add(optionIn(field));
-        }
-      }
+      options.addAll(optionsIn(holder));
     }
     options.remove(LanceDatasetOptions.PATH);
     options.add(FactoryUtil.SINK_PARALLELISM);
+    return options;
+  }
+
+  /** The {@code public static ConfigOption} constants of an options class. */
+  public static Set<ConfigOption<?>> optionsIn(Class<?> holder) {
+    Set<ConfigOption<?>> options = new HashSet<>();
+    for (Field field : holder.getFields()) {
+      if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
+        options.add(optionIn(field));
+      }
+    }
     return options;
   }
 
@@ -141,7 +148,7 @@ public class LanceDynamicTableFactory
   /** The table's options after Flink's validation, with the catalog's options under them. */
   private Map<String, String> validatedOptions(Context context) {
     FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
-    helper.validateExcept(LanceDatasetOptions.STORAGE_PREFIX, COMPACTION_PREFIX);
+    helper.validateExcept(LanceDatasetOptions.STORAGE_PREFIX);
     Map<String, String> options = new HashMap<>(catalogOptions);
     options.putAll(context.getCatalogTable().getOptions());
     return options;

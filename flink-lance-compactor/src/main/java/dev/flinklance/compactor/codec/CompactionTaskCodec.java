@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.lang.reflect.Field;
 import java.util.Optional;
 import java.util.function.Consumer;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.lance.compaction.CompactionMode;
@@ -17,6 +18,7 @@ import org.lance.compaction.TaskData;
  * options), for Flink state and the wire. Like {@link FragmentMetadataCodec}: explicit, so that a
  * savepoint does not depend on Lance's class layout; serializers that embed it carry the version.
  */
+@Internal
 public final class CompactionTaskCodec {
 
   private CompactionTaskCodec() {}

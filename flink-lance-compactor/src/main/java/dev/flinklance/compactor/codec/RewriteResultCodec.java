@@ -2,12 +2,14 @@ package dev.flinklance.compactor.codec;
 
 import dev.flinklance.dataset.FragmentMetadataCodec;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.lance.compaction.CompactionMetrics;
 import org.lance.compaction.RewriteResult;
 
 /** Field-by-field binary form of a Lance {@link RewriteResult}; see {@link CompactionTaskCodec}. */
+@Internal
 public final class RewriteResultCodec {
 
   private RewriteResultCodec() {}

@@ -313,6 +313,7 @@ final class CompactionCommit {
         spilledBytes,
         preempted,
         failedTasks,
-        (System.nanoTime() - startNanos) / 1_000_000);
+        (System.nanoTime() - startNanos) / 1_000_000,
+        null);
   }
 }

@@ -6,12 +6,14 @@ import dev.flinklance.compactor.MailboxOperatorFactory;
 import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.dataset.Secrets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -32,6 +34,7 @@ import org.slf4j.LoggerFactory;
  * checkpointed state until their plan has committed: a restore commits them again, unless the
  * table's history shows that they already landed.
  */
+@Internal
 public final class CompactionCommitter extends BackgroundLanceOperator<CompactionSummary>
     implements OneInputStreamOperator<RewriteOutcome, CompactionSummary> {
   private static final long serialVersionUID = 1L;
@@ -145,8 +148,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
                   ? nothingToCompact(plan.ref)
                   : commit.commit(handle.latest(), plan.ref, rewritten, failedTasks, plan.restored);
           VectorIndexUpkeep.run(handle.latest());
-          int deleted = cleanup.isPresent() ? cleanup.get().run(handle.latest()) : 0;
-          return new Finished(summary, deleted);
+          return new Finished(summary, cleanUp());
         },
         finished -> {
           pending.remove(plan.ref.planId());
@@ -164,10 +166,25 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
               table,
               failure);
           handle.reset();
+          output.collect(new StreamRecord<>(failed(plan.ref, failedTasks, failure)));
         });
   }
 
   private record Finished(CompactionSummary summary, int sideFilesDeleted) {}
+
+  /** Cleanup after a compaction; its failure leaves the compaction's outcome as it was. */
+  private int cleanUp() {
+    if (cleanup.isEmpty()) {
+      return 0;
+    }
+    try {
+      return cleanup.get().run(handle.latest());
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      LOG.warn("Cleanup of {} failed; it runs again after the next compaction", table, e);
+      handle.reset();
+      return 0;
+    }
+  }
 
   private static CompactionSummary nothingToCompact(PlanRef plan) {
     return new CompactionSummary(
@@ -183,7 +200,26 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
         0,
         0,
         0,
-        0);
+        0,
+        null);
+  }
+
+  private static CompactionSummary failed(PlanRef plan, int failedTasks, Exception failure) {
+    return new CompactionSummary(
+        plan.planId(),
+        CompactionSummary.Outcome.FAILED,
+        -1,
+        plan.fragmentsBefore(),
+        plan.fragmentsBefore(),
+        0,
+        0,
+        0,
+        0,
+        0,
+        0,
+        failedTasks,
+        0,
+        Secrets.redact(String.valueOf(failure.getMessage())));
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.flinklance.compactor.commit;
 
+import org.apache.flink.annotation.PublicEvolving;
+
 /**
  * What one compaction did; the compaction committer emits one per plan (the standalone job prints
  * them, tests read them).
@@ -8,7 +10,9 @@ package dev.flinklance.compactor.commit;
  * @param fragmentsBefore the table's fragments when the plan was made
  * @param fragmentsAfter the table's fragments after the commit (when the plan was made, if nothing
  *     was committed)
+ * @param failure why the compaction failed ({@link Outcome#FAILED}), otherwise null
  */
+@PublicEvolving
 public record CompactionSummary(
     String planId,
     Outcome outcome,
@@ -22,7 +26,8 @@ public record CompactionSummary(
     long lineageBytesSpilled,
     int groupsPreempted,
     int tasksFailed,
-    long durationMs) {
+    long durationMs,
+    String failure) {
 
   /** How a compaction ended. */
   public enum Outcome {
@@ -33,6 +38,11 @@ public record CompactionSummary(
     /** Nothing left to commit: every rewrite failed or was preempted by a concurrent change. */
     NOTHING_COMMITTED,
     /** A pass that found nothing to compact. */
-    NOTHING_TO_COMPACT
+    NOTHING_TO_COMPACT,
+    /**
+     * The commit failed (the table's storage refused it, an invalid table config, a check before or
+     * after the commit): the table is as it was, and the fragments are planned again later.
+     */
+    FAILED
   }
 }

@@ -2,6 +2,7 @@ package dev.flinklance.compactor.lineage;
 
 import java.io.ByteArrayOutputStream;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.lance.fragment.RowIdMeta;
 
 /**
@@ -10,6 +11,7 @@ import org.lance.fragment.RowIdMeta;
  * {"External":{"path":..,"offset":..,"size":..}}} pointing at those bytes in a file at the table's
  * root.
  */
+@Internal
 public final class RowIdMetaJson {
   private static final String INLINE = "{\"Inline\":[";
   private static final String EXTERNAL = "{\"External\":";

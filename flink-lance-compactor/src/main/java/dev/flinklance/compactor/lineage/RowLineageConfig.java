@@ -1,6 +1,7 @@
 package dev.flinklance.compactor.lineage;
 
 import java.util.Map;
+import org.apache.flink.annotation.Internal;
 
 /**
  * The row-lineage settings of a Lance table, read from the table's own config (the same keys as
@@ -9,6 +10,7 @@ import java.util.Map;
  * @param spill whether compaction moves carried-over row ids out of the manifest
  * @param inlineMaxBytes a compacted fragment's row-id sequence larger than this is spilled
  */
+@Internal
 public record RowLineageConfig(boolean spill, long inlineMaxBytes) {
   public static final String SPILL = "lance.row_lineage.spill";
   public static final String INLINE_MAX_BYTES = "lance.row_lineage.inline_max_bytes";

@@ -1,6 +1,7 @@
 package dev.flinklance.compactor.lineage;
 
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.lance.FragmentMetadata;
 import org.lance.compaction.RewriteResult;
 
@@ -11,6 +12,7 @@ import org.lance.compaction.RewriteResult;
  * row-id slices in side files ({@link SideFileSpill}); upstream Lance's hidden lineage columns in
  * the data files are a second implementation once a Java release ships them.
  */
+@Internal
 public interface RowLineageSpill {
 
   /** What a spill did. */

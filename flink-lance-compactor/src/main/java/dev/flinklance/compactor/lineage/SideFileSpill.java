@@ -7,6 +7,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
+import org.apache.flink.annotation.Internal;
 import org.lance.FragmentMetadata;
 import org.lance.compaction.RewriteResult;
 import org.lance.fragment.RowIdMeta;
@@ -17,6 +18,7 @@ import org.lance.fragment.RowIdMeta;
  * an External slice. Version sequences ({@code _row_created_at_version}, {@code
  * _row_last_updated_at_version}) stay inline: 7.0.0 aborts the JVM reading external ones.
  */
+@Internal
 public final class SideFileSpill implements RowLineageSpill {
   private final SideFiles files;
   private final long inlineMaxBytes;

@@ -7,6 +7,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -29,6 +30,7 @@ import org.slf4j.LoggerFactory;
  * in the table yet keep their fragments out of new plans. All Lance calls run in the background;
  * its state (counters, plans in flight) is in every checkpoint.
  */
+@Internal
 public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask>
     implements OneInputStreamOperator<PlanRequest, RewriteTask> {
   private static final long serialVersionUID = 1L;

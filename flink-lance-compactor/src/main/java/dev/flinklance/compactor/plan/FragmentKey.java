@@ -1,6 +1,7 @@
 package dev.flinklance.compactor.plan;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 import org.lance.FragmentMetadata;
@@ -11,6 +12,7 @@ import org.lance.fragment.DeletionFile;
  * fragment is unchanged (same data, same deletions). Fragment ids alone are not enough: deletes
  * replace a fragment's deletion file under the same id, and an overwrite reuses ids.
  */
+@Internal
 public record FragmentKey(int id, String firstDataFile, long deletionFileId) {
 
   public static FragmentKey of(FragmentMetadata fragment) {

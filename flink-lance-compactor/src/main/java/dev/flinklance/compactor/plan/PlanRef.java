@@ -1,6 +1,7 @@
 package dev.flinklance.compactor.plan;
 
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -13,6 +14,7 @@ import org.apache.flink.core.memory.DataOutputView;
  *     committer still runs cleanup after it)
  * @param fragmentsBefore the table's fragment count at {@code readVersion}
  */
+@Internal
 public record PlanRef(String planId, long readVersion, int taskCount, int fragmentsBefore) {
 
   public void write(DataOutputView out) throws IOException {

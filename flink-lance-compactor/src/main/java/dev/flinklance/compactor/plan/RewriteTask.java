@@ -2,11 +2,12 @@ package dev.flinklance.compactor.plan;
 
 import dev.flinklance.compactor.codec.CompactionTaskCodec;
 import dev.flinklance.compactor.codec.VersionedTypeInfo;
+import dev.flinklance.dataset.FormatSerializer;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 import org.lance.compaction.CompactionTask;
 
 /**
@@ -15,6 +16,7 @@ import org.lance.compaction.CompactionTask;
  *
  * @param task the Lance task; null for the marker of an empty plan
  */
+@Internal
 public record RewriteTask(PlanRef plan, int index, CompactionTask task) {
 
   public static RewriteTask emptyPlan(PlanRef plan) {
@@ -42,32 +44,24 @@ public record RewriteTask(PlanRef plan, int index, CompactionTask task) {
   }
 
   /** Versioned form: in-flight tasks live in the workers' state. */
-  public static final class Serializer implements SimpleVersionedSerializer<RewriteTask> {
-    private static final int VERSION = 1;
+  public static final class Serializer extends FormatSerializer<RewriteTask> {
 
-    @Override
-    public int getVersion() {
-      return VERSION;
+    public Serializer() {
+      super("compaction rewrite tasks", 1, 1024);
     }
 
     @Override
-    public byte[] serialize(RewriteTask task) throws IOException {
-      DataOutputSerializer out = new DataOutputSerializer(1024);
+    protected void write(RewriteTask task, DataOutputView out) throws IOException {
       task.plan.write(out);
       out.writeInt(task.index);
       out.writeBoolean(task.task != null);
       if (task.task != null) {
         CompactionTaskCodec.write(task.task, out);
       }
-      return out.getCopyOfBuffer();
     }
 
     @Override
-    public RewriteTask deserialize(int version, byte[] serialized) throws IOException {
-      if (version != VERSION) {
-        throw new IOException("Unknown RewriteTask serializer version " + version);
-      }
-      DataInputDeserializer in = new DataInputDeserializer(serialized);
+    protected RewriteTask read(DataInputView in) throws IOException {
       PlanRef plan = PlanRef.read(in);
       int index = in.readInt();
       CompactionTask task = in.readBoolean() ? CompactionTaskCodec.read(in) : null;

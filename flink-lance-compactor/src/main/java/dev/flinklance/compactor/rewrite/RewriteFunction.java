@@ -6,6 +6,7 @@ import dev.flinklance.dataset.LanceDataset;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
 import org.apache.flink.streaming.api.functions.async.ResultFuture;
@@ -23,6 +24,7 @@ import org.slf4j.LoggerFactory;
  * checkpoint. A failed or timed-out rewrite becomes a failed outcome: the committer leaves its
  * fragments for a later plan, and the job carries on.
  */
+@Internal
 public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutcome>
     implements ResultTypeQueryable<RewriteOutcome> {
   private static final long serialVersionUID = 1L;

@@ -3,12 +3,13 @@ package dev.flinklance.compactor.rewrite;
 import dev.flinklance.compactor.codec.RewriteResultCodec;
 import dev.flinklance.compactor.codec.VersionedTypeInfo;
 import dev.flinklance.compactor.plan.PlanRef;
+import dev.flinklance.dataset.FormatSerializer;
 import dev.flinklance.dataset.FragmentMetadataCodec;
 import java.io.IOException;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 import org.lance.compaction.RewriteResult;
 
 /**
@@ -18,6 +19,7 @@ import org.lance.compaction.RewriteResult;
  * @param result the rewrite, or null if it failed or the plan was empty
  * @param failure why the rewrite failed, or null
  */
+@Internal
 public record RewriteOutcome(PlanRef plan, int index, RewriteResult result, String failure) {
 
   public static RewriteOutcome rewritten(PlanRef plan, int index, RewriteResult result) {
@@ -49,17 +51,14 @@ public record RewriteOutcome(PlanRef plan, int index, RewriteResult result, Stri
   }
 
   /** Versioned form: outcomes wait in the committer's state until their plan is complete. */
-  public static final class Serializer implements SimpleVersionedSerializer<RewriteOutcome> {
-    private static final int VERSION = 1;
+  public static final class Serializer extends FormatSerializer<RewriteOutcome> {
 
-    @Override
-    public int getVersion() {
-      return VERSION;
+    public Serializer() {
+      super("compaction rewrite outcomes", 1, 1024);
     }
 
     @Override
-    public byte[] serialize(RewriteOutcome outcome) throws IOException {
-      DataOutputSerializer out = new DataOutputSerializer(1024);
+    protected void write(RewriteOutcome outcome, DataOutputView out) throws IOException {
       outcome.plan.write(out);
       out.writeInt(outcome.index);
       out.writeBoolean(outcome.result != null);
@@ -67,15 +66,10 @@ public record RewriteOutcome(PlanRef plan, int index, RewriteResult result, Stri
         RewriteResultCodec.write(outcome.result, out);
       }
       FragmentMetadataCodec.writeString(outcome.failure, out);
-      return out.getCopyOfBuffer();
     }
 
     @Override
-    public RewriteOutcome deserialize(int version, byte[] serialized) throws IOException {
-      if (version != VERSION) {
-        throw new IOException("Unknown RewriteOutcome serializer version " + version);
-      }
-      DataInputDeserializer in = new DataInputDeserializer(serialized);
+    protected RewriteOutcome read(DataInputView in) throws IOException {
       PlanRef plan = PlanRef.read(in);
       int index = in.readInt();
       RewriteResult result = in.readBoolean() ? RewriteResultCodec.read(in) : null;

@@ -6,6 +6,7 @@ import java.time.Duration;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.lance.Branch;
 import org.lance.Dataset;
 import org.lance.Fragment;
@@ -24,6 +25,7 @@ import org.slf4j.LoggerFactory;
  * compaction committer), so a file this old that is about to be referenced cannot exist: its commit
  * landed before the listing, and its version is among those read after it.
  */
+@Internal
 public final class SideFileGc {
   private static final Logger LOG = LoggerFactory.getLogger(SideFileGc.class);
 

@@ -5,6 +5,7 @@ import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 
 /**
  * Files at a Lance table's root that hold spilled row-lineage. lance-core 7.0.0 reads them
@@ -12,6 +13,7 @@ import java.util.Optional;
  * the storage directly: local disk, or S3 (and S3-compatible servers) with the table's own storage
  * options.
  */
+@Internal
 public interface SideFiles extends AutoCloseable {
   /** Every side file's name starts with this; nothing else at a table's root does. */
   String PREFIX = "_rowids-";

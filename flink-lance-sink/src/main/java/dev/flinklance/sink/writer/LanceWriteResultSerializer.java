@@ -1,36 +1,27 @@
 package dev.flinklance.sink.writer;
 
+import dev.flinklance.dataset.FormatSerializer;
 import dev.flinklance.dataset.FragmentMetadataCodec;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 
 /** Versioned wire form of {@link LanceWriteResult}. */
 @Internal
-public final class LanceWriteResultSerializer
-    implements SimpleVersionedSerializer<LanceWriteResult> {
-  private static final int VERSION = 1;
+public final class LanceWriteResultSerializer extends FormatSerializer<LanceWriteResult> {
 
-  @Override
-  public int getVersion() {
-    return VERSION;
+  public LanceWriteResultSerializer() {
+    super("Lance write results", 1, 256);
   }
 
   @Override
-  public byte[] serialize(LanceWriteResult result) throws IOException {
-    DataOutputSerializer out = new DataOutputSerializer(256);
+  protected void write(LanceWriteResult result, DataOutputView out) throws IOException {
     FragmentMetadataCodec.writeList(result.fragments(), out);
-    return out.getCopyOfBuffer();
   }
 
   @Override
-  public LanceWriteResult deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
-      throw new IOException("Unknown LanceWriteResult serializer version " + version);
-    }
-    return new LanceWriteResult(
-        FragmentMetadataCodec.readList(new DataInputDeserializer(serialized)));
+  protected LanceWriteResult read(DataInputView in) throws IOException {
+    return new LanceWriteResult(FragmentMetadataCodec.readList(in));
   }
 }

@@ -3,6 +3,7 @@ package dev.flinklance.sink.bench;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.testing.BenchRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

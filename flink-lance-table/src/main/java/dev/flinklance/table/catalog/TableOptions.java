@@ -6,6 +6,7 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.factories.FactoryUtil;
@@ -15,7 +16,8 @@ import org.apache.flink.table.factories.FactoryUtil;
  * every session, and every other Lance reader, sees them. Storage options stay with the catalog:
  * table config is readable by anyone who can read the table.
  */
-final class TableOptions {
+@Internal
+public final class TableOptions {
   static final String CONFIG_PREFIX = "flink.";
   static final String COMMENT_KEY = CONFIG_PREFIX + "comment";
 
@@ -27,7 +29,6 @@ final class TableOptions {
           LanceDatasetOptions.DATA_STORAGE_VERSION.key());
 
   private static final Set<String> ALLOWED = allowedKeys();
-  private static final String COMPACTION_PREFIX = "compaction.";
 
   private TableOptions() {}
 
@@ -75,12 +76,11 @@ final class TableOptions {
                   + " every reader of the table can see them",
               key));
     }
-    if (!ALLOWED.contains(key) && !key.startsWith(COMPACTION_PREFIX)) {
+    if (!ALLOWED.contains(key)) {
       throw new ValidationException(
           String.format(
-              "Unsupported option '%s' for a table in the Lance catalog. Supported: %s and"
-                  + " '%s*'",
-              key, ALLOWED, COMPACTION_PREFIX));
+              "Unsupported option '%s' for a table in the Lance catalog. Supported: %s",
+              key, ALLOWED));
     }
   }
 
@@ -95,7 +95,7 @@ final class TableOptions {
   }
 
   /** The options stored in a table's config (entries of other tools are left out). */
-  static Map<String, String> fromConfig(Map<String, String> config) {
+  public static Map<String, String> fromConfig(Map<String, String> config) {
     Map<String, String> options = new HashMap<>();
     config.forEach(
         (key, value) -> {

@@ -1,6 +1,7 @@
 package dev.flinklance.table.bench;
 
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.testing.BenchRows;
 import dev.flinklance.testing.LanceTestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -11,18 +12,8 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.Float8Vector;
-import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.complex.FixedSizeListVector;
 import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.types.FloatingPointPrecision;
-import org.apache.arrow.vector.types.pojo.ArrowType;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.FieldType;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.runtime.minicluster.MiniCluster;
@@ -58,21 +49,8 @@ import org.lance.ipc.ScanOptions;
  * left in table-dir by an earlier run with the same row count is reused).
  */
 public final class ReadBenchmark {
-  private static final int DIMENSION = 768;
   private static final int ROWS_PER_FRAGMENT = 50_000;
   private static final int BATCH = 8_192;
-  private static final Schema SCHEMA =
-      new Schema(
-          List.of(
-              Field.notNullable("id", new ArrowType.Int(64, true)),
-              Field.nullable("category", ArrowType.Utf8.INSTANCE),
-              Field.nullable("score", new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)),
-              new Field(
-                  "embedding",
-                  FieldType.nullable(new ArrowType.FixedSizeList(DIMENSION)),
-                  List.of(
-                      Field.notNullable(
-                          "item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))))));
   private static final String COLUMNS =
       "id BIGINT NOT NULL, category STRING, score DOUBLE, embedding ARRAY<FLOAT NOT NULL>";
 
@@ -108,7 +86,7 @@ public final class ReadBenchmark {
     System.out.printf(
         "flink-lance read benchmark: %,d rows (id, category, score, %d-dim float vector), %d"
             + " fragments, %d repetitions, median reported%n",
-        rows, DIMENSION, (rows + ROWS_PER_FRAGMENT - 1) / ROWS_PER_FRAGMENT, repetitions);
+        rows, BenchRows.DIMENSION, (rows + ROWS_PER_FRAGMENT - 1) / ROWS_PER_FRAGMENT, repetitions);
     String all = "SELECT id, category, score, embedding FROM %s";
     String filtered = "SELECT id, category, score, embedding FROM %s WHERE id < " + rows / 100;
     Map<String, Rounds.Measurement> measurements = new LinkedHashMap<>();
@@ -217,7 +195,7 @@ public final class ReadBenchmark {
         throw new IllegalStateException(uri + " exists with another row count; remove it");
       }
       System.out.printf("writing %,d rows to %s ...%n", rows, uri);
-      table.createIfAbsent(allocator, SCHEMA, false, null).orElseThrow().close();
+      table.createIfAbsent(allocator, BenchRows.ARROW_SCHEMA, false, null).orElseThrow().close();
       List<FragmentMetadata> fragments = new ArrayList<>();
       for (int start = 0; start < rows; start += ROWS_PER_FRAGMENT) {
         fragments.addAll(
@@ -229,27 +207,8 @@ public final class ReadBenchmark {
 
   private static List<FragmentMetadata> writeFragment(
       String uri, BufferAllocator allocator, int from, int to) {
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
-      int count = to - from;
-      root.allocateNew();
-      BigIntVector ids = (BigIntVector) root.getVector("id");
-      VarCharVector categories = (VarCharVector) root.getVector("category");
-      Float8Vector scores = (Float8Vector) root.getVector("score");
-      FixedSizeListVector embeddings = (FixedSizeListVector) root.getVector("embedding");
-      Float4Vector values = (Float4Vector) embeddings.getDataVector();
-      values.allocateNew(count * DIMENSION);
-      for (int i = 0; i < count; i++) {
-        long id = from + i;
-        ids.setSafe(i, id);
-        categories.setSafe(i, ("category-" + id % 97).getBytes());
-        scores.setSafe(i, (id * 0.618033988749) % 1.0);
-        embeddings.setNotNull(i);
-        for (int k = 0; k < DIMENSION; k++) {
-          values.set(i * DIMENSION + k, ((id * 31 + k * 17) % 1_000) / 1_000f);
-        }
-      }
-      values.setValueCount(count * DIMENSION);
-      root.setRowCount(count);
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(BenchRows.ARROW_SCHEMA, allocator)) {
+      BenchRows.fill(root, from, to);
       return Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute();
     }
   }

@@ -93,13 +93,16 @@ class LanceCatalogITCase {
         .contains("'path' = 'file://" + warehouse + "/default/docs.lance'")
         .contains("`embedding` ARRAY<FLOAT NOT NULL>");
 
-    exec(second, "ALTER TABLE docs SET ('sink.max-rows-per-file' = '7', 'compaction.x' = 'y')");
+    exec(
+        second,
+        "ALTER TABLE docs SET ('sink.max-rows-per-file' = '7', 'compaction.trigger.commits' ="
+            + " '5')");
     assertThat(queryStrings(session(), "SHOW CREATE TABLE docs").get(0))
         .contains("'sink.max-rows-per-file' = '7'")
-        .contains("'compaction.x' = 'y'");
-    exec(second, "ALTER TABLE docs RESET ('compaction.x')");
+        .contains("'compaction.trigger.commits' = '5'");
+    exec(second, "ALTER TABLE docs RESET ('compaction.trigger.commits')");
     assertThat(queryStrings(session(), "SHOW CREATE TABLE docs").get(0))
-        .doesNotContain("compaction.x");
+        .doesNotContain("compaction.trigger.commits");
 
     exec(second, "INSERT INTO docs SELECT id, vec(id, 4) FROM (VALUES (1), (2)) AS v(id)");
     assertThat(LanceTestTables.readLongs(warehouse + "/default/docs.lance", "id"))
@@ -109,6 +112,8 @@ class LanceCatalogITCase {
         .hasStackTraceContaining("'stable-row-ids' shapes a Lance table when it is created");
     assertThatThrownBy(() -> exec(second, "ALTER TABLE docs SET ('no-such-option' = '1')"))
         .hasStackTraceContaining("Unsupported option 'no-such-option'");
+    assertThatThrownBy(() -> exec(second, "ALTER TABLE docs SET ('compaction.x' = '1')"))
+        .hasStackTraceContaining("Unsupported option 'compaction.x'");
   }
 
   @Test
@@ -162,7 +167,7 @@ class LanceCatalogITCase {
     assertThat(queryStrings(env, "SELECT id FROM t /*+ OPTIONS('scan.tag' = 'first') */"))
         .containsExactlyInAnyOrder("+I[1]", "+I[2]");
     assertThat(queryStrings(env, "SHOW PROCEDURES FROM lake.sys"))
-        .containsExactly("+I[create_tag]", "+I[delete_tag]");
+        .containsExactly("+I[compact]", "+I[create_tag]", "+I[delete_tag]");
     exec(env, "CALL lake.sys.delete_tag('t', 'first')");
     assertThatThrownBy(
             () -> queryStrings(env, "SELECT id FROM t /*+ OPTIONS('scan.tag' = 'first') */"))

@@ -3,17 +3,23 @@ package dev.flinklance.table.it;
 import static dev.flinklance.table.testing.Sql.exec;
 import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.S3TestServer;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.lance.Dataset;
+import org.lance.ReadOptions;
 
 /** The SQL connector and the catalog on an s3:// warehouse (S3Proxy on 127.0.0.1). */
 class ObjectStoreITCase {
@@ -87,5 +93,72 @@ class ObjectStoreITCase {
     exec(second, "DROP DATABASE db CASCADE");
     assertThat(queryStrings(env, "SHOW DATABASES")).containsExactly("+I[default]");
     assertThat(S3.keys(warehouse + "/db")).isEmpty();
+  }
+
+  /**
+   * {@code sys.compact} with the row-lineage spill on s3://; then a commit that fails (Lance reads
+   * {@code timeout = '1m 30s'}, the side files' AWS SDK client cannot) ends the call with its
+   * cause.
+   */
+  @Test
+  void compactProcedureSpillsOnS3AndReportsAFailedCommit() {
+    String warehouse = S3.newUri("compacted");
+    TableEnvironment env = Sql.batch();
+    exec(
+        env,
+        "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = '"
+            + warehouse
+            + "'"
+            + storageOptions()
+            + ")");
+    exec(env, "USE CATALOG lake");
+    exec(env, "CREATE TABLE t (id BIGINT, v STRING) WITH ('stable-row-ids' = 'true')");
+    for (int i = 0; i < 3; i++) {
+      exec(env, "INSERT INTO t VALUES (" + i + ", 'v" + i + "')");
+    }
+    String table = warehouse + "/default/t.lance";
+    setConfig(
+        table,
+        Map.of("lance.row_lineage.spill", "true", "lance.row_lineage.inline_max_bytes", "1"));
+
+    assertThat(queryStrings(env, "CALL lake.sys.compact('t')"))
+        .singleElement()
+        .asString()
+        .startsWith("+I[COMMITTED, ")
+        .contains(", 3, 1, 3, 1, 3, ");
+    assertThat(S3.keys(table)).anyMatch(key -> key.contains("/_rowids-"));
+
+    for (int i = 3; i < 5; i++) {
+      exec(env, "INSERT INTO t VALUES (" + i + ", 'v" + i + "')");
+    }
+    long version = LanceTestTables.latestVersion(table, S3.storageOptions());
+    TableEnvironment unreachable = Sql.batch();
+    exec(
+        unreachable,
+        "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = '"
+            + warehouse
+            + "'"
+            + storageOptions()
+            + ", 'storage.timeout' = '1m 30s')");
+    assertThatThrownBy(() -> queryStrings(unreachable, "CALL lake.sys.compact('t')"))
+        .hasStackTraceContaining(
+            "Compaction of Lance table '" + table + "' failed, nothing was committed")
+        .hasStackTraceContaining("cannot reach its row-lineage side files");
+    assertThat(LanceTestTables.latestVersion(table, S3.storageOptions())).isEqualTo(version);
+    assertThat(queryStrings(env, "SELECT id FROM t"))
+        .containsExactlyInAnyOrder("+I[0]", "+I[1]", "+I[2]", "+I[3]", "+I[4]");
+  }
+
+  private static void setConfig(String table, Map<String, String> config) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset =
+            Dataset.open()
+                .allocator(allocator)
+                .uri(table)
+                .readOptions(
+                    new ReadOptions.Builder().setStorageOptions(S3.storageOptions()).build())
+                .build()) {
+      dataset.updateConfig(config);
+    }
   }
 }

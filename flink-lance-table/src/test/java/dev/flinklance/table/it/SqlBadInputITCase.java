@@ -93,6 +93,32 @@ class SqlBadInputITCase {
   }
 
   @Test
+  void compactionOptionsAreCheckedLikeEveryOther() {
+    create(
+        "unknown_key",
+        "id BIGINT NOT NULL, name STRING",
+        ", 'path' = '" + table + "', 'compaction.enable' = 'true'");
+    long version = LanceTestTables.latestVersion(table);
+    assertThatThrownBy(() -> exec(env, "INSERT INTO unknown_key VALUES (1, 'x')"))
+        .hasStackTraceContaining("Unsupported options found for 'lance'")
+        .hasStackTraceContaining("compaction.enable")
+        .hasStackTraceContaining("compaction.enabled");
+    assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM unknown_key"))
+        .hasStackTraceContaining("compaction.enable");
+    create(
+        "invalid",
+        "id BIGINT NOT NULL, name STRING",
+        ", 'path' = '"
+            + table
+            + "', 'compaction.enabled' = 'true', 'compaction.trigger.small-fragments' = '1'");
+    assertThatThrownBy(() -> exec(env, "INSERT INTO invalid VALUES (1, 'x')"))
+        .hasStackTraceContaining(
+            "Invalid Lance compaction option 'compaction.trigger.small-fragments': must be at"
+                + " least 2");
+    assertUnchanged(version);
+  }
+
+  @Test
   void selectOnAPathThatIsNotALanceTable() {
     String nothing = dir.resolve("nothing").toString();
     create("t", "id BIGINT", ", 'path' = '" + nothing + "'");

@@ -23,6 +23,7 @@ public final class LanceProcedures {
   private static final Map<String, Function<TableResolver, Procedure>> PROCEDURES =
       new TreeMap<>(
           Map.of(
+              "compact", CompactProcedure::new,
               "create_tag", CreateTagProcedure::new,
               "create_vector_index", CreateVectorIndexProcedure::new,
               "delete_tag", DeleteTagProcedure::new));

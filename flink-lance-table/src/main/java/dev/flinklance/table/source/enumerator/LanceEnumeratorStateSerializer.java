@@ -1,46 +1,37 @@
 package dev.flinklance.table.source.enumerator;
 
+import dev.flinklance.dataset.FormatSerializer;
 import dev.flinklance.table.source.split.LanceSplit;
 import dev.flinklance.table.source.split.LanceSplitSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.core.io.SimpleVersionedSerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
+import org.apache.flink.core.memory.DataInputView;
+import org.apache.flink.core.memory.DataOutputView;
 
 /** Binary form of the enumerator's checkpointed state. */
 @Internal
-public final class LanceEnumeratorStateSerializer
-    implements SimpleVersionedSerializer<LanceEnumeratorState> {
-  private static final int VERSION = 1;
+public final class LanceEnumeratorStateSerializer extends FormatSerializer<LanceEnumeratorState> {
 
-  @Override
-  public int getVersion() {
-    return VERSION;
+  public LanceEnumeratorStateSerializer() {
+    super("Lance source enumerator states", 1, 64);
   }
 
   @Override
-  public byte[] serialize(LanceEnumeratorState state) throws IOException {
-    DataOutputSerializer out = new DataOutputSerializer(64);
+  protected void write(LanceEnumeratorState state, DataOutputView out) throws IOException {
     out.writeInt(state.pendingSplits().size());
     for (LanceSplit split : state.pendingSplits()) {
-      LanceSplitSerializer.write(split, out);
+      LanceSplitSerializer.INSTANCE.write(split, out);
     }
-    return out.getCopyOfBuffer();
   }
 
   @Override
-  public LanceEnumeratorState deserialize(int version, byte[] serialized) throws IOException {
-    if (version != VERSION) {
-      throw new IOException("Unknown Lance enumerator state version " + version);
-    }
-    DataInputDeserializer in = new DataInputDeserializer(serialized);
+  protected LanceEnumeratorState read(DataInputView in) throws IOException {
     int count = in.readInt();
     List<LanceSplit> splits = new ArrayList<>(count);
     for (int i = 0; i < count; i++) {
-      splits.add(LanceSplitSerializer.read(in));
+      splits.add(LanceSplitSerializer.INSTANCE.read(in));
     }
     return new LanceEnumeratorState(splits);
   }

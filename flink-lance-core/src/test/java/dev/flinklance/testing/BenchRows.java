@@ -1,4 +1,4 @@
-package dev.flinklance.sink.bench;
+package dev.flinklance.testing;
 
 import java.nio.ByteOrder;
 import java.nio.FloatBuffer;
@@ -28,9 +28,9 @@ import org.apache.flink.table.types.logical.RowType;
  * 768-dimension float embedding.
  */
 public final class BenchRows {
-  static final int DIMENSION = 768;
+  public static final int DIMENSION = 768;
 
-  static final RowType ROW_TYPE =
+  public static final RowType ROW_TYPE =
       (RowType)
           DataTypes.ROW(
                   DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
@@ -56,19 +56,19 @@ public final class BenchRows {
 
   private BenchRows() {}
 
-  static String category(long id) {
+  public static String category(long id) {
     return "category-" + (id % 97);
   }
 
-  static double score(long id) {
+  public static double score(long id) {
     return (id * 0.618033988749) % 1.0;
   }
 
-  static float embedding(long id, int k) {
+  public static float embedding(long id, int k) {
     return ((id * 31 + k * 17) % 1_000) / 1_000f;
   }
 
-  static RowData row(long id) {
+  public static RowData row(long id) {
     float[] vector = new float[DIMENSION];
     for (int k = 0; k < DIMENSION; k++) {
       vector[k] = embedding(id, k);
