@@ -15,10 +15,6 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -63,23 +59,10 @@ public final class ReadBenchmark {
     String uri = dir.resolve("bench-" + rows + ".lance").toAbsolutePath().toString();
     ensureTable(uri, rows);
 
-    Configuration config = new Configuration();
-    config.setString("taskmanager.memory.network.fraction", "0.2");
-    MiniCluster cluster =
-        new MiniCluster(
-            new MiniClusterConfiguration.Builder()
-                .setConfiguration(config)
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(2)
-                .build());
-    cluster.start();
-    TestStreamEnvironment.setAsContext(cluster, 1);
-    try {
-      run(uri, rows, repetitions);
-    } finally {
-      TestStreamEnvironment.unsetAsContext();
-      cluster.close();
-    }
+    BenchCluster.run(
+        () -> {
+          run(uri, rows, repetitions);
+        });
   }
 
   private static void run(String uri, int rows, int repetitions) throws Exception {
