@@ -131,7 +131,7 @@ public final class VectorBenchmark {
     int queries = queryVectors.length;
     double baseline = queries / seconds.get(loop);
     System.out.printf(
-        "%s:%n  %-36s %9s %9s %6s %9s %9s%n",
+        "%s:%n  %-40s %9s %9s %6s %9s %9s%n",
         title, "", "queries/s", "per task", "ratio", "net ratio", "recall@10");
     seconds.forEach(
         (what, time) -> {
@@ -140,7 +140,7 @@ public final class VectorBenchmark {
             double perTask = queries / time / parallelism;
             double net = what.equals(loop) ? time : time - seconds.get(fixedCost(parallelism));
             System.out.printf(
-                "  %-36s %,9.0f %,9.0f %6.2f %9.2f %9.3f%n",
+                "  %-40s %,9.0f %,9.0f %6.2f %9.2f %9.3f%n",
                 what,
                 queries / time,
                 perTask,
@@ -148,7 +148,7 @@ public final class VectorBenchmark {
                 queries / net / parallelism / baseline,
                 recall(truth, found.get(what)));
           } else {
-            System.out.printf("  %-36s %.2f s%n", what, time);
+            System.out.printf("  %-40s %9.2f s%n", what, time);
           }
         });
   }
