@@ -7,7 +7,10 @@ import dev.flinklance.table.vector.index.VectorIndexOptions;
 import dev.flinklance.testing.OptionsDocs;
 import org.junit.jupiter.api.Test;
 
-/** docs/options.md documents the source's, the vector search's, the index build's and the catalog's options. */
+/**
+ * docs/options.md documents the source's, the vector search's, the index build's and the catalog's
+ * options.
+ */
 class OptionsDocumentationTest {
 
   @Test
