@@ -5,6 +5,8 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A parallelism-1 compaction operator whose Lance work runs in the {@link BackgroundWork} on one
@@ -14,6 +16,7 @@ import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 public abstract class BackgroundLanceOperator<OUT> extends AbstractStreamOperator<OUT>
     implements BoundedOneInput {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(BackgroundLanceOperator.class);
 
   protected final CompactionConfig config;
   protected final LanceDataset table;
@@ -36,8 +39,11 @@ public abstract class BackgroundLanceOperator<OUT> extends AbstractStreamOperato
 
   @Override
   public void close() throws Exception {
-    background.close();
-    handle.close();
+    if (background.stop()) {
+      handle.close();
+    } else {
+      LOG.warn("A Lance call on {} is still running; leaving its dataset open", table);
+    }
     super.close();
   }
 }

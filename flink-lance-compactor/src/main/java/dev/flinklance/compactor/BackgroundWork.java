@@ -1,9 +1,8 @@
 package dev.flinklance.compactor;
 
+import dev.flinklance.concurrent.NativeWorkers;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.util.function.ThrowingConsumer;
@@ -14,20 +13,14 @@ import org.apache.flink.util.function.ThrowingConsumer;
  * the task thread they would hold back checkpoint barriers, and so the sink's commits.
  */
 @Internal
-public final class BackgroundWork implements AutoCloseable {
+public final class BackgroundWork {
   private final ExecutorService executor;
   private final MailboxExecutor mailbox;
   private int running;
 
   public BackgroundWork(String threadName, MailboxExecutor mailbox) {
     this.mailbox = mailbox;
-    this.executor =
-        Executors.newSingleThreadExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, threadName);
-              thread.setDaemon(true);
-              return thread;
-            });
+    this.executor = NativeWorkers.singleThread(threadName);
   }
 
   /**
@@ -72,9 +65,12 @@ public final class BackgroundWork implements AutoCloseable {
     }
   }
 
-  @Override
-  public void close() throws InterruptedException {
-    executor.shutdownNow();
-    executor.awaitTermination(30, TimeUnit.SECONDS);
+  /**
+   * Stops the background thread.
+   *
+   * @return whether it stopped: only then may the operator close the Lance objects it used
+   */
+  public boolean stop() {
+    return NativeWorkers.stop(executor, NativeWorkers.STOP_WAIT);
   }
 }

@@ -2,11 +2,10 @@ package dev.flinklance.compactor.rewrite;
 
 import dev.flinklance.compactor.TableHandle;
 import dev.flinklance.compactor.plan.RewriteTask;
+import dev.flinklance.concurrent.NativeWorkers;
 import dev.flinklance.dataset.LanceDataset;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.java.typeutils.ResultTypeQueryable;
@@ -42,13 +41,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
 
   @Override
   public void open(org.apache.flink.api.common.functions.OpenContext context) {
-    executor =
-        Executors.newSingleThreadExecutor(
-            runnable -> {
-              Thread thread = new Thread(runnable, "lance-rewrite-" + table.uri());
-              thread.setDaemon(true);
-              return thread;
-            });
+    executor = NativeWorkers.singleThread("lance-rewrite-" + table.uri());
     handle = new TableHandle(table);
     metrics = new RewriteMetrics(getRuntimeContext().getMetricGroup());
   }
@@ -104,14 +97,9 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
 
   @Override
   public void close() throws Exception {
-    if (executor != null) {
-      executor.shutdownNow();
-      // a rewrite inside Lance's native code ignores the interrupt, and closing the dataset under
-      // it crashes the JVM (SIGSEGV in load_row_id_sequences, seen in InSinkCompactionITCase)
-      if (!executor.awaitTermination(1, TimeUnit.MINUTES)) {
-        LOG.warn("A rewrite of {} is still running; leaving its table open", table);
-        return;
-      }
+    if (executor != null && !NativeWorkers.stop(executor, NativeWorkers.STOP_WAIT)) {
+      LOG.warn("A rewrite of {} is still running; leaving its dataset open", table);
+      return;
     }
     if (handle != null) {
       handle.close();
