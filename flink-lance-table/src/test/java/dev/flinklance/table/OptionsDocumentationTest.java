@@ -2,14 +2,23 @@ package dev.flinklance.table;
 
 import dev.flinklance.table.catalog.LanceCatalogOptions;
 import dev.flinklance.table.source.LanceSourceOptions;
+import dev.flinklance.table.vector.VectorSearchOptions;
+import dev.flinklance.table.vector.index.VectorIndexOptions;
 import dev.flinklance.testing.OptionsDocs;
 import org.junit.jupiter.api.Test;
 
-/** docs/options.md documents the source's and the catalog's options. */
+/**
+ * docs/options.md documents the source's, the vector search's, the index build's and the catalog's
+ * options.
+ */
 class OptionsDocumentationTest {
 
   @Test
   void everyOptionHasItsRowInTheOptionsPage() throws Exception {
-    OptionsDocs.assertDocumented(LanceSourceOptions.class, LanceCatalogOptions.class);
+    OptionsDocs.assertDocumented(
+        LanceSourceOptions.class,
+        VectorSearchOptions.class,
+        VectorIndexOptions.class,
+        LanceCatalogOptions.class);
   }
 }

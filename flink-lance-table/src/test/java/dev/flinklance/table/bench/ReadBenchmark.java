@@ -6,7 +6,6 @@ import dev.flinklance.testing.LanceTestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -16,10 +15,6 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.api.common.JobExecutionResult;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.runtime.minicluster.MiniCluster;
-import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
-import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.api.EnvironmentSettings;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -64,23 +59,10 @@ public final class ReadBenchmark {
     String uri = dir.resolve("bench-" + rows + ".lance").toAbsolutePath().toString();
     ensureTable(uri, rows);
 
-    Configuration config = new Configuration();
-    config.setString("taskmanager.memory.network.fraction", "0.2");
-    MiniCluster cluster =
-        new MiniCluster(
-            new MiniClusterConfiguration.Builder()
-                .setConfiguration(config)
-                .setNumTaskManagers(1)
-                .setNumSlotsPerTaskManager(2)
-                .build());
-    cluster.start();
-    TestStreamEnvironment.setAsContext(cluster, 1);
-    try {
-      run(uri, rows, repetitions);
-    } finally {
-      TestStreamEnvironment.unsetAsContext();
-      cluster.close();
-    }
+    BenchCluster.run(
+        () -> {
+          run(uri, rows, repetitions);
+        });
   }
 
   private static void run(String uri, int rows, int repetitions) throws Exception {
@@ -90,7 +72,7 @@ public final class ReadBenchmark {
         rows, BenchRows.DIMENSION, (rows + ROWS_PER_FRAGMENT - 1) / ROWS_PER_FRAGMENT, repetitions);
     String all = "SELECT id, category, score, embedding FROM %s";
     String filtered = "SELECT id, category, score, embedding FROM %s WHERE id < " + rows / 100;
-    Map<String, Measurement> measurements = new LinkedHashMap<>();
+    Map<String, Rounds.Measurement> measurements = new LinkedHashMap<>();
     measurements.put("raw Dataset.newScan, one thread:", () -> rawScan(uri, rows, false));
     measurements.put("raw Fragment.newScan in turn, one thread:", () -> rawScan(uri, rows, true));
     measurements.put(
@@ -106,7 +88,7 @@ public final class ReadBenchmark {
     measurements.put(
         "1% filter, evaluated by Flink, p=1:",
         () -> sql(uri, 1, false, String.format(filtered, "t_off")));
-    Map<String, Double> seconds = medians(measurements, repetitions);
+    Map<String, Double> seconds = Rounds.medians(measurements, repetitions);
     seconds.forEach((what, time) -> print(what, rows, time));
     List<Double> times = new ArrayList<>(seconds.values());
     double raw = Math.min(times.get(0), times.get(1));
@@ -115,34 +97,6 @@ public final class ReadBenchmark {
         raw / times.get(2), raw / times.get(3));
     System.out.printf(
         "  pushdown speed-up on the 1%% filter: %.1fx%n", times.get(6) / times.get(5));
-  }
-
-  private interface Measurement {
-    double seconds() throws Exception;
-  }
-
-  /**
-   * One warm-up round, then {@code repetitions} rounds that run every measurement in turn, so that
-   * background load on a shared machine spreads over all of them; the median of each.
-   */
-  private static Map<String, Double> medians(Map<String, Measurement> measurements, int repetitions)
-      throws Exception {
-    Map<String, List<Double>> seconds = new LinkedHashMap<>();
-    for (int round = 0; round <= repetitions; round++) {
-      for (Map.Entry<String, Measurement> measurement : measurements.entrySet()) {
-        double time = measurement.getValue().seconds();
-        if (round > 0) {
-          seconds.computeIfAbsent(measurement.getKey(), k -> new ArrayList<>()).add(time);
-        }
-      }
-    }
-    Map<String, Double> medians = new LinkedHashMap<>();
-    seconds.forEach(
-        (what, times) -> {
-          Collections.sort(times);
-          medians.put(what, times.get(times.size() / 2));
-        });
-    return medians;
   }
 
   private static void print(String what, int rows, double seconds) {

@@ -21,6 +21,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
+import org.lance.index.DistanceType;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.Query;
 import org.lance.ipc.ScanOptions;
@@ -143,15 +144,33 @@ public final class VectorData {
     return hits / (double) total;
   }
 
+  /** lance-core's nearest-neighbour query on the docs tables' embedding column, l2. */
+  public static Query l2Query(float[] key, int k, int nprobes, int refineFactor) {
+    return new Query.Builder()
+        .setColumn("embedding")
+        .setKey(key)
+        .setK(k)
+        .setNprobes(nprobes)
+        .setRefineFactor(refineFactor)
+        .setDistanceType(DistanceType.L2)
+        .build();
+  }
+
   /**
    * The {@code k} nearest rows by lance-core's own {@code nearest} query on the latest version, as
    * (id, distance), nearest first.
    */
   public static List<Hit> lanceNearest(String uri, Query query) {
-    List<Hit> hits = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator);
-        LanceScanner scanner =
+        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+      return lanceNearest(dataset, query);
+    }
+  }
+
+  /** The rows lance-core's own {@code nearest} query finds in an open dataset, nearest first. */
+  public static List<Hit> lanceNearest(Dataset dataset, Query query) {
+    List<Hit> hits = new ArrayList<>();
+    try (LanceScanner scanner =
             dataset.newScan(
                 new ScanOptions.Builder()
                     .nearest(query)
@@ -167,7 +186,7 @@ public final class VectorData {
         }
       }
     } catch (Exception e) {
-      throw new IllegalStateException("nearest on " + uri + " failed", e);
+      throw new IllegalStateException("nearest on " + dataset.uri() + " failed", e);
     }
     return hits;
   }

@@ -25,8 +25,6 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.lance.index.DistanceType;
-import org.lance.ipc.Query;
 
 /**
  * Recall of VECTOR_SEARCH over an IVF_PQ index: 50,000 clustered 128-dimension vectors (100
@@ -117,16 +115,7 @@ class VectorSearchRecallITCase {
               .map(Hit::id)
               .toList());
       List<Hit> lance =
-          VectorData.lanceNearest(
-              docs,
-              new Query.Builder()
-                  .setColumn("embedding")
-                  .setKey(queryVectors[q])
-                  .setK(K)
-                  .setNprobes(NPROBES)
-                  .setRefineFactor(REFINE)
-                  .setDistanceType(DistanceType.L2)
-                  .build());
+          VectorData.lanceNearest(docs, VectorData.l2Query(queryVectors[q], K, NPROBES, REFINE));
       assertThat(hits).as("query %d: lance-core's nearest, same parameters", q).isEqualTo(lance);
     }
     double recall = VectorData.recall(truth, searched);
