@@ -4,6 +4,7 @@ import java.time.Duration;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -25,6 +26,18 @@ public final class NativeWorkers {
     return Executors.newSingleThreadExecutor(
         runnable -> {
           Thread thread = new Thread(runnable, name);
+          thread.setDaemon(true);
+          return thread;
+        });
+  }
+
+  /** {@code threads} daemon threads named {@code namePrefix} and their number. */
+  public static ExecutorService pool(String namePrefix, int threads) {
+    AtomicInteger count = new AtomicInteger();
+    return Executors.newFixedThreadPool(
+        threads,
+        runnable -> {
+          Thread thread = new Thread(runnable, namePrefix + count.incrementAndGet());
           thread.setDaemon(true);
           return thread;
         });

@@ -1,18 +1,18 @@
 package dev.flinklance.table.vector;
 
+import dev.flinklance.concurrent.NativeWorkers;
 import java.util.Collection;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.functions.AsyncVectorSearchFunction;
 import org.apache.flink.table.functions.FunctionContext;
 import org.apache.flink.table.functions.SpecializedFunction;
 import org.apache.flink.table.functions.UserDefinedFunction;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * {@code VECTOR_SEARCH} over a Lance table with several queries in flight per task ({@code CONFIG
@@ -24,6 +24,7 @@ import org.apache.flink.table.functions.UserDefinedFunction;
 public class LanceAsyncVectorSearchFunction extends AsyncVectorSearchFunction
     implements SpecializedFunction {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(LanceAsyncVectorSearchFunction.class);
 
   private final VectorSearchSpec spec;
   private final int threads;
@@ -56,16 +57,10 @@ public class LanceAsyncVectorSearchFunction extends AsyncVectorSearchFunction
     super.open(context);
     searcher = new VectorSearcher(spec);
     searcher.open();
-    AtomicInteger count = new AtomicInteger();
-    String name = "lance-vector-search-" + context.getTaskInfo().getIndexOfThisSubtask() + "-";
     executor =
-        Executors.newFixedThreadPool(
-            Math.min(threads, Runtime.getRuntime().availableProcessors()),
-            runnable -> {
-              Thread thread = new Thread(runnable, name + count.incrementAndGet());
-              thread.setDaemon(true);
-              return thread;
-            });
+        NativeWorkers.pool(
+            "lance-vector-search-" + context.getTaskInfo().getIndexOfThisSubtask() + "-",
+            Math.min(threads, Runtime.getRuntime().availableProcessors()));
   }
 
   @Override
@@ -85,11 +80,9 @@ public class LanceAsyncVectorSearchFunction extends AsyncVectorSearchFunction
 
   @Override
   public void close() throws Exception {
-    if (executor != null) {
-      executor.shutdownNow();
-      executor.awaitTermination(1, TimeUnit.MINUTES);
-    }
-    if (searcher != null) {
+    if (executor != null && !NativeWorkers.stop(executor, NativeWorkers.STOP_WAIT)) {
+      LOG.warn("A search on {} is still running; leaving its dataset open", spec.table());
+    } else if (searcher != null) {
       searcher.close();
     }
     super.close();
