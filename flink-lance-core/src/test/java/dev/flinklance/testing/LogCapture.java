@@ -54,7 +54,9 @@ public final class LogCapture implements AutoCloseable {
 
   @Override
   public void close() {
-    appender.stop();
+    // the old configuration keeps this appender until reconfigure() swaps it out: stopping it first
+    // makes Flink's threads that log meanwhile report "non-started appender" errors
     context.reconfigure();
+    appender.stop();
   }
 }

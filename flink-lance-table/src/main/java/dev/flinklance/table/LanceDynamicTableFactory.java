@@ -9,6 +9,8 @@ import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.table.source.LanceSourceConfig;
 import dev.flinklance.table.source.LanceSourceOptions;
 import dev.flinklance.table.source.TableVersions;
+import dev.flinklance.table.vector.VectorSearchConfig;
+import dev.flinklance.table.vector.VectorSearchOptions;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.util.HashMap;
@@ -69,8 +71,9 @@ public class LanceDynamicTableFactory
   }
 
   /**
-   * Every option of the dataset, the sink, the source and the compactor (their option classes, so
-   * that a new option is a SQL key at once), and Flink's {@code sink.parallelism}.
+   * Every option of the dataset, the sink, the source, the compactor and the vector search (their
+   * option classes, so that a new option is a SQL key at once), and Flink's {@code
+   * sink.parallelism}.
    */
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
@@ -80,7 +83,8 @@ public class LanceDynamicTableFactory
             LanceDatasetOptions.class,
             LanceSinkOptions.class,
             LanceSourceOptions.class,
-            LanceCompactionOptions.class)) {
+            LanceCompactionOptions.class,
+            VectorSearchOptions.class)) {
       options.addAll(optionsIn(holder));
     }
     options.remove(LanceDatasetOptions.PATH);
@@ -111,11 +115,12 @@ public class LanceDynamicTableFactory
   public DynamicTableSource createDynamicTableSource(Context context) {
     Map<String, String> options = validatedOptions(context);
     LanceSourceConfig config = invalidIsValidation(() -> LanceSourceConfig.from(toConfig(options)));
+    invalidIsValidation(() -> VectorSearchConfig.from(options, Map.of()));
     LanceReadSchema schema =
         TableVersions.readSchema(config.dataset(), config.version(), config.tag());
     RowType declared = physicalRowType(context);
     checkReadable(declared, schema, config.dataset());
-    return new LanceDynamicTableSource(config, schema, declared);
+    return new LanceDynamicTableSource(config, schema, Map.copyOf(options), declared);
   }
 
   @Override
@@ -129,7 +134,9 @@ public class LanceDynamicTableFactory
     sinkOptions.put(LanceDatasetOptions.PATH.key(), table.uri());
     sinkOptions.remove(FactoryUtil.CONNECTOR.key());
     sinkOptions.remove(FactoryUtil.SINK_PARALLELISM.key());
-    sinkOptions.keySet().removeIf(key -> key.startsWith("scan."));
+    sinkOptions
+        .keySet()
+        .removeIf(key -> key.startsWith("scan.") || key.startsWith(VectorSearchOptions.PREFIX));
     Integer parallelism = toConfig(options).get(FactoryUtil.SINK_PARALLELISM);
     LanceDynamicTableSink sink =
         new LanceDynamicTableSink(

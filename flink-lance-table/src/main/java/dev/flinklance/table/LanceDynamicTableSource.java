@@ -5,13 +5,16 @@ import dev.flinklance.table.filter.LanceFilters;
 import dev.flinklance.table.source.LanceScan;
 import dev.flinklance.table.source.LanceSource;
 import dev.flinklance.table.source.LanceSourceConfig;
+import dev.flinklance.table.vector.VectorSearchPlanner;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
+import org.apache.flink.table.connector.source.VectorSearchTableSource;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
@@ -21,32 +24,44 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The SQL face of {@link LanceSource}: a bounded scan with projection, filter and limit pushed into
- * Lance. Filters Lance cannot evaluate exactly as Flink does stay in Flink.
+ * Lance. Filters Lance cannot evaluate exactly as Flink does stay in Flink. It is also the table
+ * {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}), with the projection and the pushed
+ * filters.
  */
 final class LanceDynamicTableSource
     implements ScanTableSource,
+        VectorSearchTableSource,
         SupportsProjectionPushDown,
         SupportsFilterPushDown,
         SupportsLimitPushDown {
   private final LanceSourceConfig config;
   private final LanceReadSchema tableSchema;
+  private final Map<String, String> options;
   private RowType producedType;
   private final List<String> filters;
   private Long limit;
 
+  /**
+   * @param options the table's options (the vector search reads its own from them)
+   */
   LanceDynamicTableSource(
-      LanceSourceConfig config, LanceReadSchema tableSchema, RowType producedType) {
-    this(config, tableSchema, producedType, List.of(), null);
+      LanceSourceConfig config,
+      LanceReadSchema tableSchema,
+      Map<String, String> options,
+      RowType producedType) {
+    this(config, tableSchema, options, producedType, List.of(), null);
   }
 
   private LanceDynamicTableSource(
       LanceSourceConfig config,
       LanceReadSchema tableSchema,
+      Map<String, String> options,
       RowType producedType,
       List<String> filters,
       Long limit) {
     this.config = config;
     this.tableSchema = tableSchema;
+    this.options = options;
     this.producedType = producedType;
     this.filters = new ArrayList<>(filters);
     this.limit = limit;
@@ -65,10 +80,20 @@ final class LanceDynamicTableSource
             config.version(),
             config.tag(),
             producedType,
-            filters.isEmpty() ? null : LanceFilters.and(filters),
+            pushedFilter(),
             limit,
             config.batchSize());
     return SourceProvider.of(LanceSource.of(scan));
+  }
+
+  @Override
+  public VectorSearchRuntimeProvider getSearchRuntimeProvider(VectorSearchContext context) {
+    return VectorSearchPlanner.provider(
+        config, tableSchema, options, producedType, pushedFilter(), context);
+  }
+
+  private String pushedFilter() {
+    return filters.isEmpty() ? null : LanceFilters.and(filters);
   }
 
   @Override
@@ -108,7 +133,7 @@ final class LanceDynamicTableSource
 
   @Override
   public DynamicTableSource copy() {
-    return new LanceDynamicTableSource(config, tableSchema, producedType, filters, limit);
+    return new LanceDynamicTableSource(config, tableSchema, options, producedType, filters, limit);
   }
 
   @Override

@@ -29,9 +29,10 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The compaction committer, at parallelism 1: collects a plan's rewrite outcomes, then (in the
- * background) spills lineage and commits them with Lance's {@code commitCompaction}, and runs
- * cleanup when configured. Outcomes wait in its checkpointed state until their plan has committed:
- * a restore commits them again, unless the table's history shows that they already landed.
+ * background) spills lineage and commits them with Lance's {@code commitCompaction}, brings vector
+ * indexes up to date with new fragments, and runs cleanup when configured. Outcomes wait in its
+ * checkpointed state until their plan has committed: a restore commits them again, unless the
+ * table's history shows that they already landed.
  */
 @Internal
 public final class CompactionCommitter extends BackgroundLanceOperator<CompactionSummary>
@@ -146,6 +147,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
               plan.ref.taskCount() == 0
                   ? nothingToCompact(plan.ref)
                   : commit.commit(handle.latest(), plan.ref, rewritten, failedTasks, plan.restored);
+          VectorIndexUpkeep.run(handle.latest());
           return new Finished(summary, cleanUp());
         },
         finished -> {

@@ -25,6 +25,7 @@ public final class LanceProcedures {
           Map.of(
               "compact", CompactProcedure::new,
               "create_tag", CreateTagProcedure::new,
+              "create_vector_index", CreateVectorIndexProcedure::new,
               "delete_tag", DeleteTagProcedure::new));
 
   private LanceProcedures() {}

@@ -1,0 +1,165 @@
+package dev.flinklance.table.vector.index;
+
+import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.index.VectorIndex;
+import dev.flinklance.table.vector.VectorColumn;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.configuration.Configuration;
+import org.lance.Dataset;
+import org.lance.index.IndexDescription;
+
+/**
+ * Builds a vector index on a column of a Lance table, from a Flink program (DataStream or any JVM)
+ * or the command line; the catalog's {@code sys.create_vector_index} procedure runs the same build.
+ * Lance trains the index on the rows of the latest version and commits it as a new version; rows
+ * appended meanwhile, and later, are searched exactly until an index optimisation (the compactor's
+ * pass does one) adds them.
+ *
+ * <pre>
+ * LanceVectorIndex --path s3://bucket/docs.lance --column embedding --type IVF_PQ \
+ *     --storage.aws_region eu-west-1 --metric cosine --num-partitions 256
+ * </pre>
+ */
+@PublicEvolving
+public final class LanceVectorIndex {
+  static final String USAGE =
+      String.join(
+          "\n",
+          "Usage: LanceVectorIndex --path <uri> --column <column> --type <type>",
+          "                        [--storage.<key> <value>]... [--<option> <value>]...",
+          "  --path <uri>               the Lance table (local path, file://, s3://, ...)",
+          "  --column <column>          the vector column",
+          "  --type <type>              " + List.of(VectorIndexType.values()),
+          "  --storage.<key> <value>    Lance storage option, e.g. --storage.aws_region eu-west-1",
+          "  --<option> <value>         a build option (docs/options.md#vector-index): metric, name,",
+          "                             replace, num-partitions, num-sub-vectors, num-bits,",
+          "                             max-iterations, sample-rate, hnsw.m, hnsw.ef-construction");
+
+  /**
+   * What a build made.
+   *
+   * @param rowsIndexed rows the index covers
+   * @param tableVersion the table version that holds the index
+   */
+  public record Created(
+      String name,
+      String column,
+      String type,
+      String metric,
+      long rowsIndexed,
+      long tableVersion) {}
+
+  private LanceVectorIndex() {}
+
+  /**
+   * Builds (or, with {@code replace}, rebuilds) the index and waits for it.
+   *
+   * @param type one of {@link VectorIndexType}, case-insensitive
+   * @param options {@link VectorIndexOptions} keys
+   * @throws IllegalArgumentException for an invalid type, option or column, before anything is
+   *     built
+   * @throws LanceDatasetException naming the table if Lance fails
+   */
+  public static Created create(
+      LanceDataset table, String column, String type, Map<String, String> options) {
+    VectorIndexBuild build = VectorIndexBuild.of(column, type, options);
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = table.open(allocator)) {
+      VectorColumn vectors = VectorColumn.of(LanceReadSchema.of(dataset), column);
+      long rows = dataset.countRows();
+      if (rows == 0) {
+        throw new IllegalArgumentException(
+            "the table has no rows to train a vector index on column '" + column + "' with");
+      }
+      if (!build.replace() && dataset.listIndexes().contains(build.name())) {
+        throw new IllegalArgumentException(
+            String.format(
+                "an index named '%s' exists; set '%s' = 'true' to rebuild it",
+                build.name(), VectorIndexOptions.REPLACE.key()));
+      }
+      dataset.createIndex(
+          List.of(column),
+          build.type().toLance(),
+          Optional.of(build.name()),
+          build.params(vectors, rows),
+          build.replace());
+      dataset.checkoutLatest();
+      VectorIndex index =
+          VectorIndex.of(dataset).stream()
+              .filter(i -> i.name().equals(build.name()))
+              .findFirst()
+              .orElseThrow(() -> new IllegalStateException("the new index is not in the table"));
+      long indexed =
+          dataset.describeIndices().stream()
+              .filter(d -> d.getName().equals(build.name()))
+              .mapToLong(IndexDescription::getRowsIndexed)
+              .sum();
+      return new Created(
+          index.name(), column, index.type(), index.lanceMetric(), indexed, dataset.version());
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("Lance table '" + table.uri() + "': " + e.getMessage(), e);
+    } catch (LanceDatasetException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(
+          table.uri(), "cannot build a vector index on column '" + column + "'", e);
+    }
+  }
+
+  /**
+   * The command line above: prints what it built.
+   *
+   * @throws IllegalArgumentException for bad arguments (after printing the usage); nothing is built
+   */
+  public static void main(String[] args) {
+    Map<String, String> tableOptions = new HashMap<>();
+    Map<String, String> buildOptions = new HashMap<>();
+    String column = null;
+    String type = null;
+    try {
+      for (int i = 0; i < args.length; i += 2) {
+        String arg = args[i];
+        if (!arg.startsWith("--") || i + 1 >= args.length) {
+          throw new IllegalArgumentException(
+              arg.startsWith("--") ? "missing value for " + arg : "unexpected argument " + arg);
+        }
+        String name = arg.substring(2);
+        String value = args[i + 1];
+        switch (name) {
+          case "column" -> column = value;
+          case "type" -> type = value;
+          case "path" -> tableOptions.put(LanceDatasetOptions.PATH.key(), value);
+          default -> {
+            if (name.startsWith(LanceDatasetOptions.STORAGE_PREFIX)) {
+              tableOptions.put(name, value);
+            } else {
+              buildOptions.put(name, value);
+            }
+          }
+        }
+      }
+      if (!tableOptions.containsKey(LanceDatasetOptions.PATH.key())
+          || column == null
+          || type == null) {
+        throw new IllegalArgumentException("--path, --column and --type are required");
+      }
+      VectorIndexBuild.of(column, type, buildOptions); // bad options before the table is opened
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage() + "\n" + USAGE);
+      throw new IllegalArgumentException(e.getMessage() + "\n" + USAGE, e);
+    }
+    LanceDataset table =
+        LanceDatasetOptions.dataset(
+            tableOptions.get(LanceDatasetOptions.PATH.key()), Configuration.fromMap(tableOptions));
+    System.out.println(create(table, column, type, buildOptions));
+  }
+}

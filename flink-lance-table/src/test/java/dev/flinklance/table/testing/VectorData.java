@@ -1,0 +1,174 @@
+package dev.flinklance.table.testing;
+
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.index.VectorMetric;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.stream.IntStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.RowType;
+import org.lance.Dataset;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.Query;
+import org.lance.ipc.ScanOptions;
+
+/**
+ * Vectors for search tests: clustered data (Gaussian clusters around random centres), tables of
+ * them written through plain Lance, and the exact nearest neighbours by brute force.
+ */
+public final class VectorData {
+  /** The docs tables: id, category ("c" + id % 3), embedding. */
+  public static final RowType DOCS =
+      (RowType)
+          DataTypes.ROW(
+                  DataTypes.FIELD("id", DataTypes.BIGINT()),
+                  DataTypes.FIELD("category", DataTypes.STRING()),
+                  DataTypes.FIELD("embedding", DataTypes.ARRAY(DataTypes.FLOAT().notNull())))
+              .getLogicalType();
+
+  /** The queries tables: qid, vec (a plain list column). */
+  public static final RowType QUERIES =
+      (RowType)
+          DataTypes.ROW(
+                  DataTypes.FIELD("qid", DataTypes.BIGINT()),
+                  DataTypes.FIELD("vec", DataTypes.ARRAY(DataTypes.FLOAT().notNull())))
+              .getLogicalType();
+
+  /** One neighbour found: row id and distance. */
+  public record Hit(long id, double distance) {}
+
+  private VectorData() {}
+
+  /**
+   * {@code count} vectors around {@code clusters} centres (standard normal coordinates, spread 0.3
+   * around the centre), the same for the same seed.
+   */
+  public static float[][] clustered(int count, int dimension, int clusters, long seed) {
+    Random random = new Random(seed);
+    float[][] centres = new float[clusters][dimension];
+    for (float[] centre : centres) {
+      for (int d = 0; d < dimension; d++) {
+        centre[d] = (float) random.nextGaussian();
+      }
+    }
+    Random points = new Random(seed * 31 + 7);
+    float[][] vectors = new float[count][dimension];
+    for (float[] vector : vectors) {
+      float[] centre = centres[points.nextInt(clusters)];
+      for (int d = 0; d < dimension; d++) {
+        vector[d] = centre[d] + (float) points.nextGaussian() * 0.3f;
+      }
+    }
+    return vectors;
+  }
+
+  /** A docs table holding {@code vectors} as rows 0..n-1, one version, in fragments. */
+  public static void writeDocs(String uri, float[][] vectors, int rowsPerFragment) {
+    TestTables.create(uri, DOCS, Map.of("embedding", vectors[0].length));
+    appendDocs(uri, vectors, 0, rowsPerFragment);
+  }
+
+  /** Appends {@code vectors} as rows firstId, firstId + 1, ... (one table version). */
+  public static void appendDocs(String uri, float[][] vectors, long firstId, int rowsPerFragment) {
+    List<RowData> rows = new ArrayList<>(vectors.length);
+    for (int i = 0; i < vectors.length; i++) {
+      long id = firstId + i;
+      rows.add(
+          GenericRowData.of(
+              id, StringData.fromString("c" + id % 3), new GenericArrayData(vectors[i])));
+    }
+    TestTables.append(uri, DOCS, rows, rowsPerFragment);
+  }
+
+  /** A queries table: query i has qid i. */
+  public static void writeQueries(String uri, float[][] queries) {
+    List<RowData> rows = new ArrayList<>(queries.length);
+    for (int i = 0; i < queries.length; i++) {
+      rows.add(GenericRowData.of((long) i, new GenericArrayData(queries[i])));
+    }
+    TestTables.write(uri, QUERIES, rows, Math.max(1, rows.size()));
+  }
+
+  /** Lance's distance of {@code vector} from {@code query} (float arithmetic, as Lance). */
+  public static double distance(VectorMetric metric, float[] query, float[] vector) {
+    double dot = 0;
+    double squared = 0;
+    double queryNorm = 0;
+    double vectorNorm = 0;
+    for (int d = 0; d < query.length; d++) {
+      double diff = query[d] - vector[d];
+      squared += diff * diff;
+      dot += (double) query[d] * vector[d];
+      queryNorm += (double) query[d] * query[d];
+      vectorNorm += (double) vector[d] * vector[d];
+    }
+    return switch (metric) {
+      case L2 -> squared;
+      case COSINE -> 1 - dot / Math.sqrt(queryNorm * vectorNorm);
+      case DOT -> 1 - dot;
+    };
+  }
+
+  /** The exact {@code k} nearest rows (id = index in {@code vectors}), nearest first. */
+  public static List<Hit> nearest(VectorMetric metric, float[][] vectors, float[] query, int k) {
+    return IntStream.range(0, vectors.length)
+        .mapToObj(i -> new Hit(i, distance(metric, query, vectors[i])))
+        .sorted(Comparator.comparingDouble(Hit::distance))
+        .limit(k)
+        .toList();
+  }
+
+  /** The fraction of the true neighbours found, over all queries. */
+  public static double recall(List<List<Long>> truth, List<List<Long>> found) {
+    int hits = 0;
+    int total = 0;
+    for (int q = 0; q < truth.size(); q++) {
+      List<Long> expected = truth.get(q);
+      hits += (int) found.get(q).stream().filter(expected::contains).count();
+      total += expected.size();
+    }
+    return hits / (double) total;
+  }
+
+  /**
+   * The {@code k} nearest rows by lance-core's own {@code nearest} query on the latest version, as
+   * (id, distance), nearest first.
+   */
+  public static List<Hit> lanceNearest(String uri, Query query) {
+    List<Hit> hits = new ArrayList<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator);
+        LanceScanner scanner =
+            dataset.newScan(
+                new ScanOptions.Builder()
+                    .nearest(query)
+                    .columns(List.of("id", "_distance"))
+                    .build());
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        VectorSchemaRoot root = reader.getVectorSchemaRoot();
+        BigIntVector ids = (BigIntVector) root.getVector("id");
+        Float4Vector distances = (Float4Vector) root.getVector("_distance");
+        for (int i = 0; i < root.getRowCount(); i++) {
+          hits.add(new Hit(ids.get(i), distances.get(i)));
+        }
+      }
+    } catch (Exception e) {
+      throw new IllegalStateException("nearest on " + uri + " failed", e);
+    }
+    return hits;
+  }
+}
