@@ -8,6 +8,7 @@ import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.table.source.LanceSourceConfig;
 import dev.flinklance.table.source.LanceSourceOptions;
+import dev.flinklance.table.source.ReadableAs;
 import dev.flinklance.table.source.TableVersions;
 import dev.flinklance.table.vector.VectorSearchConfig;
 import dev.flinklance.table.vector.VectorSearchOptions;

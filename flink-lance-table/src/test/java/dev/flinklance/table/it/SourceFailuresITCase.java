@@ -4,18 +4,26 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.sink.LanceSink;
 import dev.flinklance.table.source.LanceSource;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestTables;
+import dev.flinklance.testing.LogCapture;
+import dev.flinklance.testing.S3TestServer;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
@@ -24,34 +32,36 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.apache.flink.util.ExceptionUtils;
-import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
+import org.lance.WriteParams;
 import org.lance.cleanup.CleanupPolicy;
 
 /**
- * Read failures no restart can fix end the job at once with the table's message, even with Flink
- * restarting failed jobs forever (a restart loop would run into the timeout).
+ * Read failures no restart can fix end the job at once with the table's message, although Flink
+ * restarts failed jobs forever here (a restart loop would run into the timeout); a failure that
+ * passes is survived by a restart, with every row once.
  */
-@Timeout(120)
+@Timeout(60)
 class SourceFailuresITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
   @TempDir Path dir;
-  private String table;
 
-  @BeforeEach
-  void writeTable() {
-    table = dir.resolve("events").toString();
+  private String localTable() {
+    String table = dir.resolve("events").toString();
     TestTables.write(
         table, TestRows.ROW_TYPE, LongStream.range(0, 100).mapToObj(TestRows::row).toList(), 50);
+    return table;
   }
 
   @Test
-  void aTableDeletedBeforeTheJobStarts() throws Exception {
+  void aTableDroppedAfterPlanning() throws Exception {
+    String table = localTable();
     LanceSource source = LanceSource.builder().path(table).build();
     Dataset.drop(table, Map.of());
 
@@ -59,7 +69,8 @@ class SourceFailuresITCase {
   }
 
   @Test
-  void aVersionCleanedUpBeforeTheJobStarts() throws Exception {
+  void aVersionCleanedUpAfterPlanning() throws Exception {
+    String table = localTable();
     LanceSource source = LanceSource.builder().path(table).version(2).build();
     TestTables.append(table, TestRows.ROW_TYPE, List.of(TestRows.row(100)), 1);
     try (BufferAllocator allocator = new RootAllocator();
@@ -71,32 +82,92 @@ class SourceFailuresITCase {
     assertPermanentFailure(source, "Lance table '" + table + "': cannot open version 2");
   }
 
+  /** The table was replaced, without the column 'name', between planning and the job's start. */
+  @Test
+  void aTableReplacedWithAnotherSchemaAfterPlanning() throws Exception {
+    String table = localTable();
+    LanceSource source = LanceSource.builder().path(table).columns("id", "name").build();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset ignored =
+            Dataset.write()
+                .allocator(allocator)
+                .uri(table)
+                .schema(new Schema(List.of(Field.notNullable("id", new ArrowType.Int(64, true)))))
+                .mode(WriteParams.WriteMode.OVERWRITE)
+                .execute()) {
+      // replaced
+    }
+
+    assertPermanentFailure(
+        source,
+        "Lance table '"
+            + table
+            + "': version 3 no longer has the columns the job reads: Column 'name' does not"
+            + " exist in the table");
+  }
+
   @Test
   void aFilterLanceRejects() throws Exception {
+    String table = localTable();
     LanceSource source = LanceSource.builder().path(table).filter("no_such_column > 1").build();
 
-    assertPermanentFailure(source, "Lance table '" + table + "'");
+    assertPermanentFailure(source, "Lance table '" + table + "': cannot scan fragment");
+  }
+
+  /**
+   * The object store refuses the first reads of data files (503, not retried by Lance here): the
+   * reader fails, Flink restarts the job, and the rows arrive once each.
+   */
+  @Test
+  void aStoreThatRefusesTheFirstReadsIsSurvived() throws Exception {
+    String table = S3.newUri("events");
+    StreamExecutionEnvironment writer = StreamExecutionEnvironment.getExecutionEnvironment();
+    writer.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    writer
+        .fromSource(TestRows.source(100), WatermarkStrategy.noWatermarks(), "ids")
+        .sinkTo(
+            LanceSink.forRowData(TestRows.ROW_TYPE)
+                .path(table)
+                .storageOptions(S3.storageOptions())
+                .build());
+    writer.execute();
+    Map<String, String> noRetries = new HashMap<>(S3.storageOptions());
+    noRetries.put("client_max_retries", "0");
+    LanceSource source = LanceSource.builder().path(table).storageOptions(noRetries).build();
+
+    S3.failNext(30, request -> request.method().equals("GET") && request.key().contains("/data/"));
+    StreamExecutionEnvironment env = restartingForever();
+    env.enableCheckpointing(100); // the collected rows are exactly once across the restart
+    List<Long> ids = new ArrayList<>();
+    try (LogCapture log = LogCapture.start();
+        CloseableIterator<RowData> rows =
+            env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance").executeAndCollect()) {
+      rows.forEachRemaining(row -> ids.add(row.getLong(0)));
+      assertThat(log.text()).contains("Lance table '" + table + "': cannot");
+    }
+
+    assertThat(S3.pendingFailures()).isZero();
+    assertThat(ids).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 100).boxed().toList());
+  }
+
+  private static StreamExecutionEnvironment restartingForever() {
+    Configuration config = new Configuration();
+    config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
+    config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, Integer.MAX_VALUE);
+    config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(10));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
+    env.setParallelism(2);
+    return env;
   }
 
   private static void assertPermanentFailure(LanceSource source, String message) {
-    Configuration restartForever = new Configuration();
-    restartForever.set(RestartStrategyOptions.RESTART_STRATEGY, "exponential-delay");
-    restartForever.set(
-        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_INITIAL_BACKOFF,
-        Duration.ofMillis(10));
-    restartForever.set(
-        RestartStrategyOptions.RESTART_STRATEGY_EXPONENTIAL_DELAY_MAX_BACKOFF,
-        Duration.ofMillis(100));
-    StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(restartForever);
-    env.setParallelism(2);
+    StreamExecutionEnvironment env = restartingForever();
     assertThatThrownBy(
             () -> {
-              List<RowData> rows = new ArrayList<>();
               try (CloseableIterator<RowData> it =
                   env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance")
                       .executeAndCollect()) {
-                it.forEachRemaining(rows::add);
+                it.forEachRemaining(row -> {});
               }
             })
         .satisfies(
