@@ -130,8 +130,11 @@ class DockerFilesTest {
     // so that it runs unchanged against any `lake` catalog (the e2e tests run it locally)
     String walkthrough = Files.readString(docker.resolve("sql/walkthrough.sql"));
     assertThat(walkthrough)
-        .doesNotContain("s3://", "file://", "storage.", "minio", "'path'")
+        .doesNotContain("s3://", "file://", "storage.", "minio", "'path'", "CREATE CATALOG")
         .contains("lake.");
+    // ... and the catalog it uses is the one init.sql creates
+    assertThat(Files.readString(docker.resolve("sql/init.sql")))
+        .containsPattern("CREATE CATALOG lake WITH \\(\\s*'type' = 'lance'");
   }
 
   private static String arg(String name) {

@@ -1,7 +1,6 @@
 package dev.flinklance.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.flinklance.e2e.cluster.Await;
 import dev.flinklance.e2e.cluster.ConnectorJars;
@@ -109,10 +108,6 @@ class JarUploadITCase {
   /** The standalone compaction job, run from the connector jar as it is, on a table of Lance's. */
   @Test
   void standaloneCompactionJobOverRest() throws Exception {
-    assumeTrue(
-        ConnectorJars.bundles(COMPACTION_JOB.replace('.', '/') + ".class"),
-        "flink-lance-compactor is not in the connector jar yet (a dependency of"
-            + " flink-sql-connector-lance once it lands)");
     String table = table("plain-lance");
     TestFragments.createTable(table);
     for (int f = 0; f < 20; f++) {

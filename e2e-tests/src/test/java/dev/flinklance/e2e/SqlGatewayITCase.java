@@ -19,7 +19,6 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
-import org.junit.jupiter.api.condition.EnabledIf;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
@@ -30,19 +29,12 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
 class SqlGatewayITCase {
   private static final Duration STATEMENT_TIMEOUT = Duration.ofMinutes(3);
-  private static final String NOT_BUNDLED =
-      "flink-lance-table is not in the connector jar yet (a dependency of"
-          + " flink-sql-connector-lance once it lands)";
 
   @RegisterExtension
   static final FlinkClusterExtension CLUSTER =
       new FlinkClusterExtension("sql", () -> List.of(ConnectorJars.connectorJar()), Map.of());
 
   private static SqlGatewayClient gateway;
-
-  static boolean sqlConnectorBundled() {
-    return ConnectorJars.bundles("META-INF/services/org.apache.flink.table.factories.Factory");
-  }
 
   @BeforeAll
   static void startGateway() throws Exception {
@@ -65,7 +57,6 @@ class SqlGatewayITCase {
   }
 
   @Test
-  @EnabledIf(value = "sqlConnectorBundled", disabledReason = NOT_BUNDLED)
   void insertFromDatagenAndSelectBack() throws Exception {
     Path table = CLUSTER.dataDir().resolve("events.lance");
     try (SqlGatewayClient.Session sql = gateway.openSession(Map.of())) {
@@ -78,16 +69,25 @@ class SqlGatewayITCase {
               + "'connector' = 'lance', 'path' = '"
               + table
               + "')");
+      // ~10 s of input, so that checkpoints (every 500 ms, slower on a busy machine) commit
+      // while it flows
       run(
           sql,
           "CREATE TEMPORARY TABLE gen (id BIGINT NOT NULL, name STRING) WITH ("
-              + "'connector' = 'datagen', 'number-of-rows' = '5000', 'rows-per-second' = '2500',"
-              + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '0', 'fields.id.end' = '4999')");
+              + "'connector' = 'datagen', 'number-of-rows' = '3000', 'rows-per-second' = '300',"
+              + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '0', 'fields.id.end' = '2999')");
       run(sql, "INSERT INTO events SELECT id, CONCAT('name-', CAST(id AS STRING)) FROM gen");
 
       assertThat(LanceTestTables.readLongs(table.toString(), "id").stream().sorted().toList())
-          .isEqualTo(LongStream.range(0, 5000).boxed().toList());
-      assertThat(LanceTestTables.sinkCommits(table.toString())).hasSizeGreaterThan(1);
+          .isEqualTo(LongStream.range(0, 3000).boxed().toList());
+      assertThat(
+              LanceTestTables.sinkCommits(table.toString()).stream()
+                  .map(LanceTestTables.Commit::checkpointId)
+                  .toList())
+          .as("checkpoint ids of the commits")
+          .hasSizeGreaterThan(1)
+          .isSorted()
+          .doesNotHaveDuplicates();
 
       run(sql, "SET 'execution.runtime-mode' = 'batch'");
       List<List<Object>> rows = run(sql, "SELECT id, name FROM events WHERE id < 3 ORDER BY id");
@@ -96,20 +96,33 @@ class SqlGatewayITCase {
     }
   }
 
+  /**
+   * docker/sql/walkthrough.sql as the docker SQL client runs it: the Lance catalog, DDL, bounded
+   * INSERTs, reads with pushdown and {@code CALL lake.sys.compact}, which must merge the two
+   * inserts' fragments and leave the rows as they were.
+   */
   @Test
-  @EnabledIf(value = "sqlConnectorBundled", disabledReason = NOT_BUNDLED)
   void walkthroughRunsUnchanged() throws Exception {
     Path warehouse = CLUSTER.dataDir().resolve("warehouse");
+    String events = warehouse.resolve("demo/events.lance").toString();
     Path script =
         Path.of(System.getProperty("repo.root", "..")).resolve("docker/sql/walkthrough.sql");
     Map<String, List<List<Object>>> results = new LinkedHashMap<>();
     List<List<Object>> counts = new ArrayList<>();
+    List<Integer> fragments = new ArrayList<>();
     try (SqlGatewayClient.Session sql = gateway.openSession(Map.of())) {
       // this cluster's environment in place of docker/sql/init.sql
       run(sql, "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = '" + warehouse + "')");
       for (String statement : SqlScript.statements(script)) {
+        boolean compaction = statement.startsWith("CALL ");
+        if (compaction) {
+          fragments.add(LanceTestTables.fragmentCount(events));
+        }
         List<List<Object>> result = run(sql, statement);
         results.put(statement, result);
+        if (compaction) {
+          fragments.add(LanceTestTables.fragmentCount(events));
+        }
         if (statement.startsWith("SELECT COUNT(*)")) {
           counts.addAll(result);
         }
@@ -125,14 +138,31 @@ class SqlGatewayITCase {
                 .map(row -> ((Number) row.get(0)).longValue())
                 .toList())
         .isEqualTo(List.of(998L, 999L, 1000L, 1001L, 1002L));
-    assertThat(results.entrySet())
-        .filteredOn(e -> e.getKey().startsWith("CALL "))
-        .singleElement()
-        .satisfies(e -> assertThat(e.getValue()).as("what the compaction did").hasSize(1));
-    try (Stream<Path> files = Files.walk(warehouse)) {
-      assertThat(files.filter(p -> p.getFileName().toString().equals("_versions")).count())
-          .as("Lance tables in the warehouse")
-          .isEqualTo(1);
+
+    assertThat(fragments).as("fragments before and after CALL lake.sys.compact").hasSize(2);
+    int before = fragments.get(0);
+    int after = fragments.get(1);
+    assertThat(before).isGreaterThanOrEqualTo(2);
+    assertThat(after).isLessThan(before);
+    List<List<Object>> summary =
+        results.entrySet().stream()
+            .filter(e -> e.getKey().startsWith("CALL "))
+            .findFirst()
+            .orElseThrow()
+            .getValue();
+    assertThat(summary).as("what the compaction did").hasSize(1);
+    // outcome, table_version, fragments_before, fragments_after
+    assertThat(summary.get(0).subList(0, 4))
+        .isEqualTo(
+            List.of(
+                "COMMITTED", LanceTestTables.latestVersion(events), (long) before, (long) after));
+    assertThat(LanceTestTables.readLongs(events, "id").stream().sorted().toList())
+        .isEqualTo(LongStream.rangeClosed(1, 2000).boxed().toList());
+    // the catalog's own registry of databases aside, the walkthrough's table is the only one
+    try (Stream<Path> files = Files.walk(warehouse.resolve("demo"))) {
+      assertThat(files.filter(p -> p.getFileName().toString().equals("_versions")).toList())
+          .as("Lance tables in the database demo")
+          .containsExactly(Path.of(events, "_versions"));
     }
   }
 

@@ -5,11 +5,12 @@ import static dev.flinklance.compactor.testing.LineageTables.createStable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.LongStream;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -19,12 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** {@link LanceCompactionJob} without {@code --once}: a pass every {@code --interval}. */
 class ContinuousCompactionITCase {
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .build());
+  static final MiniClusterExtension CLUSTER = TestClusters.create(2, new Configuration());
 
   @TempDir Path dir;
 

@@ -3,11 +3,14 @@ package dev.flinklance.connector;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import com.sun.net.httpserver.HttpServer;
 import dev.flinklance.testing.JvmProcess;
 import java.io.File;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
+import java.net.InetAddress;
+import java.net.InetSocketAddress;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -18,6 +21,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.stream.Stream;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
@@ -49,6 +53,9 @@ class ShadedJarITCase {
     arrowLibrary = System.getProperty("connector.arrow.library");
     assertThat(allPlatformsJar).isRegularFile();
     assertThat(platformJar).isRegularFile();
+    for (Path jar : List.of(platformJar, allPlatformsJar)) {
+      System.out.printf("%s: %.1f MiB%n", jar.getFileName(), jar.toFile().length() / 1048576.0);
+    }
   }
 
   @ParameterizedTest
@@ -72,7 +79,10 @@ class ShadedJarITCase {
             "org/apache/arrow/c/Data.class",
             "org/apache/arrow/vector/types/pojo/ArrowType.class",
             "com/fasterxml/jackson/databind/ObjectMapper.class",
-            "dev/flinklance/sink/LanceSink.class")
+            "dev/flinklance/sink/LanceSink.class",
+            "dev/flinklance/compactor/LanceCompactionJob.class",
+            "dev/flinklance/table/LanceDynamicTableFactory.class",
+            "dev/flinklance/table/catalog/LanceCatalog.class")
         .noneMatch(name -> name.startsWith("com/google/common/"))
         .noneMatch(name -> name.startsWith("org/apache/commons/"))
         .anyMatch(name -> name.startsWith("dev/flinklance/shaded/com/google/common/"));
@@ -129,6 +139,9 @@ class ShadedJarITCase {
     assertThat(bundled)
         .as("bundled class path entries")
         .anyMatch(p -> p.toString().contains("flink-lance-sink"))
+        .anyMatch(p -> p.toString().contains("flink-lance-compactor"))
+        .anyMatch(p -> p.toString().contains("flink-lance-table"))
+        .anyMatch(p -> p.getFileName().toString().startsWith("s3-"))
         .anyMatch(p -> p.getFileName().toString().startsWith("jackson-databind-"));
     for (Path source : bundled) {
       serviceFiles(source)
@@ -148,21 +161,22 @@ class ShadedJarITCase {
                         .contains(impl.replace('.', '/') + ".class")));
   }
 
-  /** The services other components find the connector by, and the modules providing them. */
+  /**
+   * The services Flink (SQL 'connector' = 'lance', CREATE CATALOG ... 'type' = 'lance') and the
+   * sink (compaction in the sink's job) find the connector by.
+   */
   @ParameterizedTest
   @CsvSource({
-    "flink-lance-table, org.apache.flink.table.factories.Factory",
-    "flink-lance-compactor, dev.flinklance.sink.LancePostCommitTopology"
+    "org.apache.flink.table.factories.Factory, dev.flinklance.table.LanceDynamicTableFactory",
+    "org.apache.flink.table.factories.Factory, dev.flinklance.table.catalog.LanceCatalogFactory",
+    "dev.flinklance.sink.LancePostCommitTopology,"
+        + " dev.flinklance.compactor.CompactionPostCommitTopology"
   })
-  void registersTheConnectorServices(String module, String service) throws IOException {
-    Path moduleClasses =
-        classpath().filter(p -> p.toString().contains(module)).findFirst().orElse(null);
-    assumeTrue(moduleClasses != null, module + " is not bundled yet (not a dependency)");
-    String file = "META-INF/services/" + service;
-    Set<String> provided = serviceFiles(moduleClasses).get(file);
-    assertThat(provided).as("%s in %s", file, module).isNotEmpty();
+  void registersTheConnectorServices(String service, String implementation) throws IOException {
     for (String which : List.of("all", "platform")) {
-      assertThat(serviceFiles(jar(which)).get(file)).as(which).containsAll(provided);
+      assertThat(serviceFiles(jar(which)).get("META-INF/services/" + service))
+          .as("%s in the %s jar", service, which)
+          .contains(implementation);
     }
   }
 
@@ -173,12 +187,10 @@ class ShadedJarITCase {
     assumeTrue(
         which.equals("all") || platform.equals(machinePlatform()),
         "the platform jar is for " + platform + ", this machine is " + machinePlatform());
-    Path testClasses =
-        Path.of(ShadedJarSmoke.class.getProtectionDomain().getCodeSource().getLocation().getPath());
     try (JvmProcess smoke =
         JvmProcess.builder("smoke-" + which, ShadedJarSmoke.class.getName())
             // Flink clusters provide slf4j, which Arrow logs to
-            .classpath(jar(which), dependencyJar("slf4j-api"), testClasses)
+            .classpath(jar(which), dependencyJar("slf4j-api"), testClasses())
             .jvmOptions(JvmProcess.lanceJvmOpens())
             // the loader unpacks the native library there
             .jvmOptions(
@@ -191,6 +203,58 @@ class ShadedJarITCase {
       assertThat(smoke.output())
           .contains("version=2 rows=1000 idSum=499500 named=500 vecSum=1500.0");
     }
+  }
+
+  /**
+   * The AWS SDK inside the jar (the compactor's side files on s3://) finds its HTTP client,
+   * endpoint rules and XML protocol: a PUT and a bucket listing against a local endpoint that
+   * answers like S3.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"all", "platform"})
+  void s3ClientWorksFromTheJarAlone(String which, @TempDir Path dir) throws Exception {
+    List<String> requests = new CopyOnWriteArrayList<>();
+    HttpServer s3 =
+        HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), 0), 0);
+    s3.createContext(
+        "/",
+        exchange -> {
+          requests.add(exchange.getRequestMethod() + " " + exchange.getRequestURI());
+          exchange.getRequestBody().readAllBytes();
+          byte[] body =
+              exchange.getRequestMethod().equals("GET")
+                  ? ("<ListBucketResult xmlns=\"http://s3.amazonaws.com/doc/2006-03-01/\">"
+                          + "<Name>lake</Name><Prefix>t/</Prefix><KeyCount>1</KeyCount>"
+                          + "<IsTruncated>false</IsTruncated><Contents><Key>t/side-1.bin</Key>"
+                          + "<Size>7</Size></Contents></ListBucketResult>")
+                      .getBytes(StandardCharsets.UTF_8)
+                  : new byte[0];
+          exchange.getResponseHeaders().add("ETag", "\"e\"");
+          exchange.sendResponseHeaders(200, body.length == 0 ? -1 : body.length);
+          exchange.getResponseBody().write(body);
+          exchange.close();
+        });
+    s3.start();
+    try (JvmProcess smoke =
+        JvmProcess.builder("s3-smoke-" + which, ShadedS3Smoke.class.getName())
+            .classpath(jar(which), dependencyJar("slf4j-api"), testClasses())
+            .jvmOptions("-Xmx128m")
+            .args("http://127.0.0.1:" + s3.getAddress().getPort())
+            .log(dir.resolve("s3-smoke.log"))
+            .start()) {
+      int exit = smoke.waitFor(Duration.ofMinutes(1));
+      assertThat(exit).as(smoke.output()).isZero();
+      assertThat(smoke.output()).contains("keys=[t/side-1.bin]");
+    } finally {
+      s3.stop(0);
+    }
+    assertThat(requests)
+        .containsExactly("PUT /lake/t/side-1.bin", "GET /lake?list-type=2&prefix=t%2F");
+  }
+
+  private static Path testClasses() {
+    return Path.of(
+        ShadedJarSmoke.class.getProtectionDomain().getCodeSource().getLocation().getPath());
   }
 
   /** This machine's directory name under lance-core's nativelib/ (JNA's naming). */

@@ -41,15 +41,6 @@ public final class ConnectorJars {
                         + " run the e2e tests through Maven with -am"));
   }
 
-  /** Whether the connector jar has an entry (a class of a module that may not be bundled yet). */
-  public static boolean bundles(String entry) {
-    try (java.util.zip.ZipFile jar = new java.util.zip.ZipFile(connectorJar().toFile())) {
-      return jar.getEntry(entry) != null;
-    } catch (IOException e) {
-      throw new java.io.UncheckedIOException(e);
-    }
-  }
-
   /**
    * A job jar as a user builds one: the shaded connector plus the job's own classes (every class of
    * {@code jobClass}'s package). The connector's entries are copied as they are.

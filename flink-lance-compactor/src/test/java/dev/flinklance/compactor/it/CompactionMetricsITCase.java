@@ -10,6 +10,7 @@ import dev.flinklance.compactor.plan.PlanRequest;
 import dev.flinklance.compactor.rewrite.RewriteFunction;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -24,7 +25,6 @@ import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -39,13 +39,7 @@ class CompactionMetricsITCase {
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-              .build());
+  static final MiniClusterExtension CLUSTER = TestClusters.withMetrics(REPORTER, 2);
 
   @TempDir Path dir;
 

@@ -1,9 +1,9 @@
 package dev.flinklance.compactor.it;
 
+import dev.flinklance.testing.TestClusters;
 import java.time.Duration;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /** One shared MiniCluster shape for the compactor's integration tests. */
@@ -17,12 +17,7 @@ final class CompactionTestCluster {
   }
 
   static MiniClusterExtension create(int slots) {
-    return new MiniClusterExtension(
-        new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(slots)
-            .setConfiguration(new Configuration())
-            .build());
+    return TestClusters.create(slots, new Configuration());
   }
 
   /** Restarts a failed job up to three times, from its last checkpoint. */

@@ -1,6 +1,7 @@
 package dev.flinklance.sink.committer;
 
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.VersionMark;
 import java.util.HashSet;
 import java.util.Set;
@@ -22,7 +23,24 @@ final class TableIdentity implements AutoCloseable {
   TableIdentity(LanceDataset table, BufferAllocator allocator) {
     this.table = table;
     this.allocator = allocator;
-    this.dataset = table.open(allocator);
+    this.dataset = openExisting(table, allocator);
+  }
+
+  /**
+   * A committable proves that its writers saw the table, so a table not found here is not a
+   * permanent error: an object store can list a version directory without the manifest a concurrent
+   * writer is putting. A restart retries; a table that really was deleted is recreated by the
+   * writers and then refused by {@link #verify}.
+   */
+  private static Dataset openExisting(LanceDataset table, BufferAllocator allocator) {
+    return table
+        .openIfExists(allocator)
+        .orElseThrow(
+            () ->
+                new LanceDatasetException(
+                    table.uri(),
+                    "the table the writers wrote into is not found; retrying after a restart",
+                    null));
   }
 
   /** The table at the newest version this committer knows. */
@@ -50,7 +68,7 @@ final class TableIdentity implements AutoCloseable {
 
   /** Reopens the latest version, after an attempt whose outcome is unknown. */
   void refresh() {
-    Dataset latest = table.open(allocator);
+    Dataset latest = openExisting(table, allocator);
     dataset.close();
     dataset = latest;
   }

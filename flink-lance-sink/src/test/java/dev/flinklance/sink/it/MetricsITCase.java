@@ -6,6 +6,7 @@ import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -13,12 +14,10 @@ import java.util.Map;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericArrayData;
@@ -37,13 +36,7 @@ class MetricsITCase {
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
 
   @RegisterExtension
-  static final MiniClusterExtension CLUSTER =
-      new MiniClusterExtension(
-          new MiniClusterResourceConfiguration.Builder()
-              .setNumberTaskManagers(1)
-              .setNumberSlotsPerTaskManager(2)
-              .setConfiguration(REPORTER.addToConfiguration(new Configuration()))
-              .build());
+  static final MiniClusterExtension CLUSTER = TestClusters.withMetrics(REPORTER, 2);
 
   @TempDir Path dir;
 

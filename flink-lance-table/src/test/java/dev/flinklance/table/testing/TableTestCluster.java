@@ -1,8 +1,6 @@
 package dev.flinklance.table.testing;
 
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
-import org.apache.flink.runtime.testutils.MiniClusterResourceConfiguration;
+import dev.flinklance.testing.TestClusters;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 
 /** One shared MiniCluster shape for the module's integration tests. */
@@ -12,13 +10,6 @@ public final class TableTestCluster {
   private TableTestCluster() {}
 
   public static MiniClusterExtension create() {
-    Configuration config = new Configuration();
-    config.set(RestartStrategyOptions.RESTART_STRATEGY, "none");
-    return new MiniClusterExtension(
-        new MiniClusterResourceConfiguration.Builder()
-            .setNumberTaskManagers(1)
-            .setNumberSlotsPerTaskManager(SLOTS)
-            .setConfiguration(config)
-            .build());
+    return TestClusters.withoutRestarts(SLOTS);
   }
 }
