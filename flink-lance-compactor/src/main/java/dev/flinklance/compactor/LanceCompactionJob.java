@@ -43,7 +43,8 @@ public final class LanceCompactionJob {
   /**
    * @throws IllegalArgumentException for bad arguments (after printing the usage), or a table
    *     config the compactor cannot read; the table is not touched
-   * @throws CompactionFailedException if a {@code --once} pass failed (after printing why)
+   * @throws Exception the job's failure; a {@code --once} pass that failed fails its job with a
+   *     {@link CompactionFailedException}
    */
   public static void main(String[] args) throws Exception {
     CompactionJobArgs parsed;
@@ -55,21 +56,19 @@ public final class LanceCompactionJob {
     }
     requireTable(parsed.config);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    DataStream<CompactionSummary> summaries = build(env, parsed);
     if (parsed.once) {
-      List<CompactionSummary> summaries = runOnce(env, parsed.config);
-      summaries.forEach(System.out::println);
-      try {
-        requireSucceeded(parsed.config.dataset(), summaries);
-      } catch (CompactionFailedException e) {
-        System.err.println(e.getMessage());
-        throw e;
-      }
-      return;
-    }
-    if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
+      // a pass that failed fails the job (submitted over REST too, where nothing can be collected)
+      LanceDataset table = parsed.config.dataset();
+      summaries =
+          summaries
+              .map(summary -> requireSucceeded(table, summary))
+              .returns(summaries.getType())
+              .name("Pass Outcome");
+    } else if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
       env.enableCheckpointing(CHECKPOINT_INTERVAL_MS);
     }
-    build(env, parsed).print();
+    summaries.print();
     env.execute("Lance compaction of " + parsed.config.dataset().uri());
   }
 
@@ -85,11 +84,6 @@ public final class LanceCompactionJob {
       StreamExecutionEnvironment env, Configuration options) throws Exception {
     CompactionConfig config = CompactionConfig.from(options);
     requireTable(config);
-    return runOnce(env, config);
-  }
-
-  private static List<CompactionSummary> runOnce(
-      StreamExecutionEnvironment env, CompactionConfig config) throws Exception {
     List<CompactionSummary> summaries = new ArrayList<>();
     try (CloseableIterator<CompactionSummary> results =
         build(env, new CompactionJobArgs(config, true))
@@ -105,21 +99,27 @@ public final class LanceCompactionJob {
    *     compaction's commit failed, or the planner could not look at the table (no summary)
    */
   public static void requireSucceeded(LanceDataset table, List<CompactionSummary> summaries) {
-    String cause =
-        summaries.isEmpty()
-            ? "the planner could not look at the table; the TaskManagers' log has the cause"
-                + " (Lance Compaction Planner)"
-            : summaries.stream()
-                .filter(summary -> summary.outcome() == CompactionSummary.Outcome.FAILED)
-                .map(CompactionSummary::failure)
-                .findFirst()
-                .orElse(null);
-    if (cause != null) {
-      throw new CompactionFailedException(
-          String.format(
-              "Compaction of Lance table '%s' failed, nothing was committed: %s",
-              Secrets.redactUri(table.uri()), cause));
+    if (summaries.isEmpty()) {
+      throw failed(
+          table,
+          "the planner could not look at the table; the TaskManagers' log has the cause"
+              + " (Lance Compaction Planner)");
     }
+    summaries.forEach(summary -> requireSucceeded(table, summary));
+  }
+
+  private static CompactionSummary requireSucceeded(LanceDataset table, CompactionSummary summary) {
+    if (summary.outcome() == CompactionSummary.Outcome.FAILED) {
+      throw failed(table, summary.failure());
+    }
+    return summary;
+  }
+
+  private static CompactionFailedException failed(LanceDataset table, String cause) {
+    return new CompactionFailedException(
+        String.format(
+            "Compaction of Lance table '%s' failed, nothing was committed: %s",
+            Secrets.redactUri(table.uri()), cause));
   }
 
   static DataStream<CompactionSummary> build(
