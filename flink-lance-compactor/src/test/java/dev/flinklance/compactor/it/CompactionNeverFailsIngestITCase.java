@@ -1,7 +1,10 @@
 package dev.flinklance.compactor.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.compactor.CompactionFailedException;
+import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
@@ -9,7 +12,9 @@ import dev.flinklance.testing.LogCapture;
 import dev.flinklance.testing.S3TestServer;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -18,6 +23,7 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,7 +32,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * Compactions that can never succeed leave the ingest job alone: the job runs without a restart
  * strategy, so a single failure caused by the compactor would fail it; it runs to its end with
- * every row once while every compaction it tries fails (and is logged).
+ * every row once while every compaction it tries fails (and is logged). Run on its own, once, such
+ * a compaction fails its job with the cause.
  */
 @Timeout(180)
 class CompactionNeverFailsIngestITCase {
@@ -71,6 +78,35 @@ class CompactionNeverFailsIngestITCase {
     assertThat(log)
         .contains("Lance table '" + table + "': cannot reach its row-lineage side files");
     assertNothingCompacted(table, storage);
+  }
+
+  /** The same compaction run on its own, once: the job fails at once with the cause. */
+  @Test
+  void aStandalonePassThatCannotSucceedFailsItsJob() throws Exception {
+    String table = S3.newUri("standalone");
+    Map<String, String> storage = new HashMap<>(S3.storageOptions());
+    storage.put("timeout", "1m 30s");
+    LineageTables.useStorage(table, storage);
+    LineageTables.createStable(table);
+    LineageTables.append(table, 0, 100, 4);
+    LineageTables.setConfig(
+        table,
+        Map.of("lance.row_lineage.spill", "true", "lance.row_lineage.inline_max_bytes", "1"));
+    List<String> args = new ArrayList<>(List.of("--path", table, "--once"));
+    storage.forEach((key, value) -> args.addAll(List.of("--storage." + key, value)));
+
+    assertThatThrownBy(() -> LanceCompactionJob.main(args.toArray(String[]::new)))
+        .satisfies(
+            e -> {
+              assertThat(ExceptionUtils.findThrowable(e, CompactionFailedException.class))
+                  .isPresent();
+              assertThat(ExceptionUtils.stringifyException(e))
+                  .contains(
+                      "Compaction of Lance table '" + table + "' failed, nothing was committed: ")
+                  .contains("cannot reach its row-lineage side files");
+            });
+    assertThat(LanceTestTables.commits(table, storage))
+        .noneMatch(commit -> commit.operation().equals("Rewrite"));
   }
 
   /** Ingest with compaction after every second commit; returns the log of the run. */
