@@ -167,7 +167,8 @@ class LanceCatalogITCase {
     assertThat(queryStrings(env, "SELECT id FROM t /*+ OPTIONS('scan.tag' = 'first') */"))
         .containsExactlyInAnyOrder("+I[1]", "+I[2]");
     assertThat(queryStrings(env, "SHOW PROCEDURES FROM lake.sys"))
-        .containsExactly("+I[compact]", "+I[create_tag]", "+I[delete_tag]");
+        .containsExactly(
+            "+I[compact]", "+I[create_tag]", "+I[create_vector_index]", "+I[delete_tag]");
     exec(env, "CALL lake.sys.delete_tag('t', 'first')");
     assertThatThrownBy(
             () -> queryStrings(env, "SELECT id FROM t /*+ OPTIONS('scan.tag' = 'first') */"))
