@@ -59,12 +59,13 @@ class CompactionNeverFailsIngestITCase {
   }
 
   /**
-   * Lance reads {@code timeout = '1m 30s'}; the AWS SDK client of the side files cannot: every
-   * compaction that spills fails at its commit.
+   * A table whose compactions all spill lineage to side files, with storage options whose {@code
+   * timeout = '1m 30s'} Lance reads and the AWS SDK client of the side files cannot: every
+   * compaction fails at its commit.
+   *
+   * @return the storage options
    */
-  @Test
-  void sideFilesTheCompactorCannotReach() throws Exception {
-    String table = S3.newUri("events");
+  private static Map<String, String> createWithUnreachableSideFiles(String table) {
     Map<String, String> storage = new HashMap<>(S3.storageOptions());
     storage.put("timeout", "1m 30s");
     LineageTables.useStorage(table, storage);
@@ -72,6 +73,13 @@ class CompactionNeverFailsIngestITCase {
     LineageTables.setConfig(
         table,
         Map.of("lance.row_lineage.spill", "true", "lance.row_lineage.inline_max_bytes", "1"));
+    return storage;
+  }
+
+  @Test
+  void sideFilesTheCompactorCannotReach() throws Exception {
+    String table = S3.newUri("events");
+    Map<String, String> storage = createWithUnreachableSideFiles(table);
 
     String log = ingest(table, storage);
 
@@ -84,14 +92,8 @@ class CompactionNeverFailsIngestITCase {
   @Test
   void aStandalonePassThatCannotSucceedFailsItsJob() throws Exception {
     String table = S3.newUri("standalone");
-    Map<String, String> storage = new HashMap<>(S3.storageOptions());
-    storage.put("timeout", "1m 30s");
-    LineageTables.useStorage(table, storage);
-    LineageTables.createStable(table);
+    Map<String, String> storage = createWithUnreachableSideFiles(table);
     LineageTables.append(table, 0, 100, 4);
-    LineageTables.setConfig(
-        table,
-        Map.of("lance.row_lineage.spill", "true", "lance.row_lineage.inline_max_bytes", "1"));
     List<String> args = new ArrayList<>(List.of("--path", table, "--once"));
     storage.forEach((key, value) -> args.addAll(List.of("--storage." + key, value)));
 
