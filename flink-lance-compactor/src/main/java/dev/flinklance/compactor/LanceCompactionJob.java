@@ -1,8 +1,11 @@
 package dev.flinklance.compactor;
 
 import dev.flinklance.compactor.commit.CompactionSummary;
+import dev.flinklance.compactor.lineage.RowLineageConfig;
 import dev.flinklance.compactor.plan.PlanRequest;
+import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.Secrets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -38,8 +41,10 @@ public final class LanceCompactionJob {
   private LanceCompactionJob() {}
 
   /**
-   * @throws IllegalArgumentException for bad arguments (after printing the usage); the table is not
-   *     touched
+   * @throws IllegalArgumentException for bad arguments (after printing the usage), or a table
+   *     config the compactor cannot read; the table is not touched
+   * @throws Exception the job's failure; a {@code --once} pass that failed fails its job with a
+   *     {@link CompactionFailedException}
    */
   public static void main(String[] args) throws Exception {
     CompactionJobArgs parsed;
@@ -51,10 +56,19 @@ public final class LanceCompactionJob {
     }
     requireTable(parsed.config);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    if (!parsed.once && !env.getCheckpointConfig().isCheckpointingEnabled()) {
+    DataStream<CompactionSummary> summaries = build(env, parsed);
+    if (parsed.once) {
+      // a pass that failed fails the job (submitted over REST too, where nothing can be collected)
+      LanceDataset table = parsed.config.dataset();
+      summaries =
+          summaries
+              .map(summary -> requireSucceeded(table, summary))
+              .returns(summaries.getType())
+              .name("Pass Outcome");
+    } else if (!env.getCheckpointConfig().isCheckpointingEnabled()) {
       env.enableCheckpointing(CHECKPOINT_INTERVAL_MS);
     }
-    build(env, parsed).print();
+    summaries.print();
     env.execute("Lance compaction of " + parsed.config.dataset().uri());
   }
 
@@ -63,7 +77,8 @@ public final class LanceCompactionJob {
    * {@code compaction.*}) as a job in {@code env}, waiting for it: what the SQL procedure runs.
    *
    * @return what the pass did (one summary per plan; a pass with nothing to compact has one)
-   * @throws IllegalArgumentException for an invalid option
+   * @throws IllegalArgumentException for an invalid option, or a table config the compactor cannot
+   *     read
    */
   public static List<CompactionSummary> compactOnce(
       StreamExecutionEnvironment env, Configuration options) throws Exception {
@@ -76,6 +91,35 @@ public final class LanceCompactionJob {
       results.forEachRemaining(summaries::add);
     }
     return summaries;
+  }
+
+  /**
+   * @param summaries what a {@link #compactOnce} pass did
+   * @throws CompactionFailedException naming the table and the cause if the pass failed: a
+   *     compaction's commit failed, or the planner could not look at the table (no summary)
+   */
+  public static void requireSucceeded(LanceDataset table, List<CompactionSummary> summaries) {
+    if (summaries.isEmpty()) {
+      throw failed(
+          table,
+          "the planner could not look at the table; the TaskManagers' log has the cause"
+              + " (Lance Compaction Planner)");
+    }
+    summaries.forEach(summary -> requireSucceeded(table, summary));
+  }
+
+  private static CompactionSummary requireSucceeded(LanceDataset table, CompactionSummary summary) {
+    if (summary.outcome() == CompactionSummary.Outcome.FAILED) {
+      throw failed(table, summary.failure());
+    }
+    return summary;
+  }
+
+  private static CompactionFailedException failed(LanceDataset table, String cause) {
+    return new CompactionFailedException(
+        String.format(
+            "Compaction of Lance table '%s' failed, nothing was committed: %s",
+            Secrets.redactUri(table.uri()), cause));
   }
 
   static DataStream<CompactionSummary> build(
@@ -94,12 +138,16 @@ public final class LanceCompactionJob {
     return CompactionTopology.add(requests, args.config, "lance-compaction-job: ");
   }
 
-  /** Fails before the job starts when there is no table at the path. */
+  /**
+   * Fails before the job starts when there is no table at the path, or when its row-lineage config
+   * is one the planner could only log, pass after pass.
+   */
   private static void requireTable(CompactionConfig config) {
+    String uri = config.dataset().uri();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset ignored = config.dataset().open(allocator)) {
-      // exists
-    } catch (LanceDatasetException e) {
+        Dataset dataset = config.dataset().open(allocator)) {
+      RowLineageConfig.of(dataset.getConfig(), uri);
+    } catch (LanceDatasetException | IllegalArgumentException e) {
       System.err.println(e.getMessage());
       throw e;
     }

@@ -114,12 +114,20 @@ public final class LanceDataset implements Serializable {
     }
   }
 
-  /** Opens one version of the table (time travel). */
+  /**
+   * Opens one version of the table (time travel).
+   *
+   * @throws PermanentDatasetException if the table or the version does not exist: a version that
+   *     was cleaned up or a table that was dropped never comes back
+   */
   public Dataset open(BufferAllocator allocator, long version) {
     try {
       return openWith(allocator, new ReadOptions.Builder().setVersion(version));
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(uri, "cannot open version " + version, e);
+      String problem = "cannot open version " + version;
+      throw LanceErrors.isNotFound(e)
+          ? new PermanentDatasetException(uri, problem, e)
+          : LanceDatasetException.wrap(uri, problem, e);
     }
   }
 

@@ -8,6 +8,7 @@ import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.table.source.LanceSourceConfig;
 import dev.flinklance.table.source.LanceSourceOptions;
+import dev.flinklance.table.source.ReadableAs;
 import dev.flinklance.table.source.TableVersions;
 import dev.flinklance.table.vector.VectorSearchConfig;
 import dev.flinklance.table.vector.VectorSearchOptions;
@@ -45,6 +46,8 @@ import org.lance.Dataset;
 public class LanceDynamicTableFactory
     implements DynamicTableSourceFactory, DynamicTableSinkFactory {
   public static final String IDENTIFIER = "lance";
+  private static final String VECTOR_SEARCH_API =
+      "org.apache.flink.table.connector.source.VectorSearchTableSource";
 
   private final Map<String, String> catalogOptions;
 
@@ -113,6 +116,7 @@ public class LanceDynamicTableFactory
 
   @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
+    requireVectorSearchApi();
     Map<String, String> options = validatedOptions(context);
     LanceSourceConfig config = invalidIsValidation(() -> LanceSourceConfig.from(toConfig(options)));
     invalidIsValidation(() -> VectorSearchConfig.from(options, Map.of()));
@@ -121,6 +125,22 @@ public class LanceDynamicTableFactory
     RowType declared = physicalRowType(context);
     checkReadable(declared, schema, config.dataset());
     return new LanceDynamicTableSource(config, schema, Map.copyOf(options), declared);
+  }
+
+  /**
+   * The table source implements VectorSearchTableSource, which Flink has since 2.2. On Flink 2.1
+   * this factory still loads and writes (a connector jar in lib/ breaks no other connector), but
+   * the source class cannot be loaded: say so instead of a NoClassDefFoundError.
+   */
+  private static void requireVectorSearchApi() {
+    try {
+      Class.forName(VECTOR_SEARCH_API, false, LanceDynamicTableFactory.class.getClassLoader());
+    } catch (ClassNotFoundException e) {
+      throw new ValidationException(
+          "Reading Lance tables with Flink SQL needs Flink 2.2 or later ("
+              + VECTOR_SEARCH_API
+              + " is missing); INSERT INTO a Lance table works on Flink 2.1 too");
+    }
   }
 
   @Override

@@ -47,22 +47,30 @@ public interface SideFiles extends AutoCloseable {
     return schemeEnd < 0 ? "file" : uri.substring(0, schemeEnd);
   }
 
-  /** The side files of {@code table}, or empty if its storage is not supported. */
+  /**
+   * The side files of {@code table}, or empty if its storage is not supported. Never throws: if the
+   * storage client cannot be built, every call of the side files fails with the reason (a compactor
+   * must not fail the job it runs in).
+   */
   static Optional<SideFiles> of(LanceDataset table) {
     String uri = table.uri();
     int schemeEnd = uri.indexOf("://");
-    switch (scheme(uri)) {
-      case "file":
-        return Optional.of(
-            new LocalSideFiles(
-                schemeEnd < 0
-                    ? java.nio.file.Path.of(uri)
-                    : java.nio.file.Path.of(URI.create(uri))));
-      case "s3":
-      case "s3a":
-        return Optional.of(S3SideFiles.of(URI.create(uri), table.storageOptions()));
-      default:
-        return Optional.empty();
+    try {
+      switch (scheme(uri)) {
+        case "file":
+          return Optional.of(
+              new LocalSideFiles(
+                  schemeEnd < 0
+                      ? java.nio.file.Path.of(uri)
+                      : java.nio.file.Path.of(URI.create(uri))));
+        case "s3":
+        case "s3a":
+          return Optional.of(S3SideFiles.of(URI.create(uri), table.storageOptions()));
+        default:
+          return Optional.empty();
+      }
+    } catch (RuntimeException e) {
+      return Optional.of(new UnreachableSideFiles(uri, e));
     }
   }
 }

@@ -185,6 +185,22 @@ class StandaloneCompactionITCase {
     assertThat(Files.exists(Path.of(missing))).isFalse();
   }
 
+  /** The planner could only log it after each pass: a loop that compacts nothing, for ever. */
+  @Test
+  void aTableConfigTheCompactorCannotReadFailsBeforeTheJobStarts() throws Exception {
+    String table = dir.resolve("odd-config").toString();
+    createStable(table);
+    append(table, 0, 100, 4);
+    LineageTables.setConfig(table, Map.of("lance.row_lineage.spill", "yes"));
+    long version = LanceTestTables.latestVersion(table);
+
+    assertThatThrownBy(() -> LanceCompactionJob.main(new String[] {"--path", table}))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining(table)
+        .hasMessageContaining("table config 'lance.row_lineage.spill' is 'yes'");
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(version);
+  }
+
   @Test
   void runsNextToASinkWritingTheSameTable(@InjectMiniCluster MiniCluster miniCluster)
       throws Exception {

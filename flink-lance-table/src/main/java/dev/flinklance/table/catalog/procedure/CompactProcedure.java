@@ -5,13 +5,12 @@ import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER_INTERVAL;
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER_SMALL_FRAGMENTS;
 
+import dev.flinklance.compactor.CompactionFailedException;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.compactor.commit.CompactionSummary;
-import dev.flinklance.compactor.lineage.RowLineageConfig;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.Secrets;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import dev.flinklance.table.catalog.TableOptions;
 import java.util.List;
@@ -75,29 +74,16 @@ public final class CompactProcedure implements Procedure {
         OnLatest.apply(dataset, "read the table's options", d -> d.getConfig());
     List<CompactionSummary> summaries;
     try {
-      RowLineageConfig.of(stored, dataset.uri()); // the planner would only log it
       summaries =
           LanceCompactionJob.compactOnce(
               context.getExecutionEnvironment(), passOptions(dataset, stored, given));
+      LanceCompactionJob.requireSucceeded(dataset, summaries);
     } catch (IllegalArgumentException e) {
       throw new ValidationException(e.getMessage(), e);
-    }
-    for (CompactionSummary summary : summaries) {
-      if (summary.outcome() == CompactionSummary.Outcome.FAILED) {
-        throw failed(dataset, summary.failure());
-      }
-    }
-    if (summaries.isEmpty()) { // the planner could not look at the table
-      throw failed(dataset, "the TaskManagers' log has the cause (Lance Compaction Planner)");
+    } catch (CompactionFailedException e) {
+      throw new TableException(e.getMessage(), e);
     }
     return summaries.stream().map(CompactProcedure::row).toArray(Row[]::new);
-  }
-
-  private static TableException failed(LanceDataset table, String cause) {
-    return new TableException(
-        String.format(
-            "Compaction of Lance table '%s' failed, nothing was committed: %s",
-            Secrets.redactUri(table.uri()), cause));
   }
 
   private static void checkKey(String key) {

@@ -1,7 +1,11 @@
 package dev.flinklance.table.source.enumerator;
 
+import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.table.source.LanceScan;
+import dev.flinklance.table.source.ReadableAs;
 import dev.flinklance.table.source.TableVersions;
 import dev.flinklance.table.source.split.LanceSplit;
 import java.util.Comparator;
@@ -9,6 +13,7 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.slf4j.Logger;
@@ -26,6 +31,7 @@ public final class SplitPlanner {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = TableVersions.open(table, scan.version(), scan.tag(), allocator)) {
       long version = dataset.version();
+      checkColumns(scan, dataset, version);
       List<LanceSplit> splits =
           dataset.getFragments().stream()
               .map(Fragment::getId)
@@ -34,6 +40,37 @@ public final class SplitPlanner {
               .toList();
       LOG.info("Reading {} at version {}: {} fragments", table, version, splits.size());
       return splits;
+    }
+  }
+
+  /**
+   * The job was planned with the table's schema of then; the version it reads may be of a table
+   * replaced since, which every reader would fail on, after every restart.
+   */
+  private static void checkColumns(LanceScan scan, Dataset dataset, long version) {
+    String uri = scan.dataset().uri();
+    RowType now;
+    try {
+      now = LanceReadSchema.of(dataset).rowType(scan.columns());
+    } catch (IllegalArgumentException e) { // a missing column, or one without a Flink type
+      throw new PermanentDatasetException(
+          uri, "version " + version + " no longer has the columns the job reads", e);
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(uri, "cannot read the schema of version " + version, e);
+    }
+    RowType read = scan.rowType();
+    for (int i = 0; i < read.getFieldCount(); i++) {
+      if (!ReadableAs.readableAs(now.getTypeAt(i), read.getTypeAt(i))) {
+        throw new PermanentDatasetException(
+            uri,
+            String.format(
+                "column '%s' is read as %s, but version %d holds %s",
+                read.getFieldNames().get(i),
+                read.getTypeAt(i).asSummaryString(),
+                version,
+                now.getTypeAt(i).asSummaryString()),
+            null);
+      }
     }
   }
 }

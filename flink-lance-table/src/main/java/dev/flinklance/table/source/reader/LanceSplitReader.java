@@ -1,6 +1,9 @@
 package dev.flinklance.table.source.reader;
 
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.table.source.LanceScan;
 import dev.flinklance.table.source.split.LanceSplit;
 import java.io.IOException;
@@ -66,7 +69,7 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
   }
 
   /** Starts scanning {@code split}; false if its limit is already reached. */
-  private boolean open(LanceSplit split) throws IOException {
+  private boolean open(LanceSplit split) {
     if (scan.limit() != null && split.rowsEmitted() >= scan.limit()) {
       return false;
     }
@@ -84,12 +87,18 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
     }
   }
 
-  private IOException failure(String action, LanceSplit split, Exception cause) {
-    return new IOException(
+  /**
+   * A file of the pinned version that is gone (cleaned up, table dropped) stays gone: no restart
+   * reads it again.
+   */
+  private LanceDatasetException failure(String action, LanceSplit split, Exception cause) {
+    String problem =
         String.format(
-            "Lance table '%s': cannot %s fragment %d of version %d",
-            scan.dataset().uri(), action, split.fragmentId(), split.version()),
-        cause);
+            "cannot %s fragment %d of version %d", action, split.fragmentId(), split.version());
+    String uri = scan.dataset().uri();
+    return LanceErrors.isNotFound(cause)
+        ? new PermanentDatasetException(uri, problem, cause)
+        : LanceDatasetException.wrap(uri, problem, cause);
   }
 
   private RecordsWithSplitIds<RowData> finishCurrent() throws IOException {

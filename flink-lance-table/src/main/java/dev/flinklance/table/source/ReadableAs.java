@@ -1,5 +1,6 @@
-package dev.flinklance.table;
+package dev.flinklance.table.source;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeFamily;
@@ -14,11 +15,12 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeCasts;
  * same way whatever their length or precision, so CHAR(n) reads a Lance string and TIMESTAMP(0) a
  * millisecond timestamp; a NOT NULL declaration needs a NOT NULL column.
  */
-final class ReadableAs {
+@Internal
+public final class ReadableAs {
 
   private ReadableAs() {}
 
-  static boolean readableAs(LogicalType table, LogicalType declared) {
+  public static boolean readableAs(LogicalType table, LogicalType declared) {
     if (!declared.isNullable() && table.isNullable()) {
       return false;
     }
