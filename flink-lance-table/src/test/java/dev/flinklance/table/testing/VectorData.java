@@ -4,6 +4,7 @@ import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.index.VectorMetric;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
@@ -20,6 +21,7 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.types.Row;
 import org.lance.Dataset;
 import org.lance.index.DistanceType;
 import org.lance.ipc.LanceScanner;
@@ -50,6 +52,17 @@ public final class VectorData {
 
   /** One neighbour found: row id and distance. */
   public record Hit(long id, double distance) {}
+
+  /** Hits per query id, nearest first, from a search's rows (qid, id, score). */
+  public static Map<Long, List<Hit>> hitsByQuery(List<Row> rows) {
+    Map<Long, List<Hit>> hits = new HashMap<>();
+    for (Row row : rows) {
+      hits.computeIfAbsent((Long) row.getField(0), q -> new ArrayList<>())
+          .add(new Hit((Long) row.getField(1), (Double) row.getField(2)));
+    }
+    hits.values().forEach(list -> list.sort(Comparator.comparingDouble(Hit::distance)));
+    return hits;
+  }
 
   private VectorData() {}
 

@@ -12,9 +12,7 @@ import dev.flinklance.table.testing.VectorData;
 import dev.flinklance.table.testing.VectorData.Hit;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.IntStream;
@@ -76,17 +74,6 @@ class VectorSearchITCase {
     return env;
   }
 
-  /** Hits per query id, nearest first, from rows (qid, id, score). */
-  private static Map<Long, List<Hit>> hits(List<Row> rows) {
-    Map<Long, List<Hit>> hits = new HashMap<>();
-    for (Row row : rows) {
-      hits.computeIfAbsent((Long) row.getField(0), q -> new ArrayList<>())
-          .add(new Hit((Long) row.getField(1), (Double) row.getField(2)));
-    }
-    hits.values().forEach(list -> list.sort(Comparator.comparingDouble(Hit::distance)));
-    return hits;
-  }
-
   private static void assertHits(List<Hit> actual, List<Hit> expected, String what) {
     assertThat(actual).extracting(Hit::id).as(what).containsExactlyElementsOf(ids(expected));
     for (int i = 0; i < expected.size(); i++) {
@@ -102,7 +89,7 @@ class VectorSearchITCase {
   }
 
   private static void assertExact(List<Row> rows, VectorMetric metric, String mode) {
-    Map<Long, List<Hit>> found = hits(rows);
+    Map<Long, List<Hit>> found = VectorData.hitsByQuery(rows);
     assertThat(found).as(mode).hasSize(QUERIES.length);
     for (int q = 0; q < QUERIES.length; q++) {
       assertHits(
@@ -148,9 +135,11 @@ class VectorSearchITCase {
             + " FROM docs WHERE category = 'c1'), DESCRIPTOR(embedding), queries.vec, 5%s))";
     TableEnvironment env = streaming("");
 
-    Map<Long, List<Hit>> prefiltered = hits(query(env, String.format(search, "")));
+    Map<Long, List<Hit>> prefiltered =
+        VectorData.hitsByQuery(query(env, String.format(search, "")));
     Map<Long, List<Hit>> postfiltered =
-        hits(query(env, String.format(search, ", MAP['vector-search.prefilter', 'false']")));
+        VectorData.hitsByQuery(
+            query(env, String.format(search, ", MAP['vector-search.prefilter', 'false']")));
     for (int q = 0; q < QUERIES.length; q++) {
       float[] query = QUERIES[q];
       List<Hit> c1 =

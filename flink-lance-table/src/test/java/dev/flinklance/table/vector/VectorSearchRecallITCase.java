@@ -14,8 +14,6 @@ import dev.flinklance.table.vector.index.LanceVectorIndex;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.api.TableEnvironment;
@@ -92,13 +90,7 @@ class VectorSearchRecallITCase {
                 + " DESCRIPTOR(embedding), queries.vec, "
                 + K
                 + "))");
-    Map<Long, List<Hit>> hits = new HashMap<>();
-    for (Row row : rows) {
-      hits.computeIfAbsent((Long) row.getField(0), q -> new ArrayList<>())
-          .add(new Hit((Long) row.getField(1), (Double) row.getField(2)));
-    }
-    hits.values().forEach(list -> list.sort(Comparator.comparingDouble(Hit::distance)));
-    return hits;
+    return VectorData.hitsByQuery(rows);
   }
 
   @Test
