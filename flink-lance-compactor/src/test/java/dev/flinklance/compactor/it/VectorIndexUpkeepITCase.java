@@ -7,8 +7,8 @@ import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.Neighbours;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
@@ -18,7 +18,6 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.FixedSizeListVector;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -40,9 +39,7 @@ import org.lance.index.IndexDescription;
 import org.lance.index.IndexParams;
 import org.lance.index.IndexType;
 import org.lance.index.vector.VectorIndexParams;
-import org.lance.ipc.LanceScanner;
 import org.lance.ipc.Query;
-import org.lance.ipc.ScanOptions;
 
 /**
  * Ingest, compaction and vector search together: a compaction pass also adds the fragments appended
@@ -159,24 +156,8 @@ class VectorIndexUpkeepITCase {
             .setUseIndex(true)
             .build();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open(table, allocator);
-        LanceScanner scanner =
-            dataset.newScan(
-                new ScanOptions.Builder()
-                    .nearest(query)
-                    .columns(List.of("id", "_distance"))
-                    .build());
-        ArrowReader reader = scanner.scanBatches()) {
-      List<Long> ids = new ArrayList<>();
-      while (reader.loadNextBatch()) {
-        BigIntVector id = (BigIntVector) reader.getVectorSchemaRoot().getVector("id");
-        for (int i = 0; i < id.getValueCount(); i++) {
-          ids.add(id.get(i));
-        }
-      }
-      return ids.get(0);
-    } catch (Exception e) {
-      throw new IllegalStateException(e);
+        Dataset dataset = Dataset.open(table, allocator)) {
+      return Neighbours.nearest(dataset, query).get(0).id();
     }
   }
 

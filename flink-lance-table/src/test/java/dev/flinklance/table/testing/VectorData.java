@@ -2,6 +2,8 @@ package dev.flinklance.table.testing;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.index.VectorMetric;
+import dev.flinklance.testing.Neighbours;
+import dev.flinklance.testing.Neighbours.Hit;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;
@@ -11,10 +13,6 @@ import java.util.Random;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.BigIntVector;
-import org.apache.arrow.vector.Float4Vector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericRowData;
@@ -24,9 +22,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.Row;
 import org.lance.Dataset;
 import org.lance.index.DistanceType;
-import org.lance.ipc.LanceScanner;
 import org.lance.ipc.Query;
-import org.lance.ipc.ScanOptions;
 
 /**
  * Vectors for search tests: clustered data (Gaussian clusters around random centres), tables of
@@ -49,9 +45,6 @@ public final class VectorData {
                   DataTypes.FIELD("qid", DataTypes.BIGINT()),
                   DataTypes.FIELD("vec", DataTypes.ARRAY(DataTypes.FLOAT().notNull())))
               .getLogicalType();
-
-  /** One neighbour found: row id and distance. */
-  public record Hit(long id, double distance) {}
 
   /** Hits per query id, nearest first, from a search's rows (qid, id, score). */
   public static Map<Long, List<Hit>> hitsByQuery(List<Row> rows) {
@@ -182,25 +175,6 @@ public final class VectorData {
 
   /** The rows lance-core's own {@code nearest} query finds in an open dataset, nearest first. */
   public static List<Hit> lanceNearest(Dataset dataset, Query query) {
-    List<Hit> hits = new ArrayList<>();
-    try (LanceScanner scanner =
-            dataset.newScan(
-                new ScanOptions.Builder()
-                    .nearest(query)
-                    .columns(List.of("id", "_distance"))
-                    .build());
-        ArrowReader reader = scanner.scanBatches()) {
-      while (reader.loadNextBatch()) {
-        VectorSchemaRoot root = reader.getVectorSchemaRoot();
-        BigIntVector ids = (BigIntVector) root.getVector("id");
-        Float4Vector distances = (Float4Vector) root.getVector("_distance");
-        for (int i = 0; i < root.getRowCount(); i++) {
-          hits.add(new Hit(ids.get(i), distances.get(i)));
-        }
-      }
-    } catch (Exception e) {
-      throw new IllegalStateException("nearest on " + dataset.uri() + " failed", e);
-    }
-    return hits;
+    return Neighbours.nearest(dataset, query);
   }
 }

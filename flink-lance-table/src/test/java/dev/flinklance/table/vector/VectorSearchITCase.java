@@ -9,7 +9,7 @@ import dev.flinklance.index.VectorMetric;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.VectorData;
-import dev.flinklance.table.testing.VectorData.Hit;
+import dev.flinklance.testing.Neighbours.Hit;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
