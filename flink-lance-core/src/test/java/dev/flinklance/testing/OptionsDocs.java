@@ -2,8 +2,7 @@ package dev.flinklance.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
+import dev.flinklance.config.OptionFields;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -38,11 +37,7 @@ public final class OptionsDocs {
     String page = Files.readString(optionsPage());
     List<ConfigOption<?>> options = new ArrayList<>();
     for (Class<?> optionClass : optionClasses) {
-      for (Field field : optionClass.getFields()) {
-        if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
-          options.add((ConfigOption<?>) field.get(null));
-        }
-      }
+      options.addAll(OptionFields.of(optionClass));
     }
     assertThat(options).as("options found by reflection").isNotEmpty();
     for (ConfigOption<?> option : options) {

@@ -3,6 +3,7 @@ package dev.flinklance.table;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.compactor.LanceCompactionOptions;
+import dev.flinklance.config.OptionFields;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSinkOptions;
@@ -12,8 +13,6 @@ import dev.flinklance.table.source.ReadableAs;
 import dev.flinklance.table.source.TableVersions;
 import dev.flinklance.table.vector.VectorSearchConfig;
 import dev.flinklance.table.vector.VectorSearchOptions;
-import java.lang.reflect.Field;
-import java.lang.reflect.Modifier;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -88,30 +87,11 @@ public class LanceDynamicTableFactory
             LanceSourceOptions.class,
             LanceCompactionOptions.class,
             VectorSearchOptions.class)) {
-      options.addAll(optionsIn(holder));
+      options.addAll(OptionFields.of(holder));
     }
     options.remove(LanceDatasetOptions.PATH);
     options.add(FactoryUtil.SINK_PARALLELISM);
     return options;
-  }
-
-  /** The {@code public static ConfigOption} constants of an options class. */
-  public static Set<ConfigOption<?>> optionsIn(Class<?> holder) {
-    Set<ConfigOption<?>> options = new HashSet<>();
-    for (Field field : holder.getFields()) {
-      if (Modifier.isStatic(field.getModifiers()) && field.getType() == ConfigOption.class) {
-        options.add(optionIn(field));
-      }
-    }
-    return options;
-  }
-
-  private static ConfigOption<?> optionIn(Field field) {
-    try {
-      return (ConfigOption<?>) field.get(null);
-    } catch (IllegalAccessException e) {
-      throw new IllegalStateException("cannot read option " + field, e);
-    }
   }
 
   @Override

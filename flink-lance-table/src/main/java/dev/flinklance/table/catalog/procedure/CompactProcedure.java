@@ -9,9 +9,9 @@ import dev.flinklance.compactor.CompactionFailedException;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.compactor.commit.CompactionSummary;
+import dev.flinklance.config.OptionFields;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.table.LanceDynamicTableFactory;
 import dev.flinklance.table.catalog.TableOptions;
 import java.util.List;
 import java.util.Map;
@@ -88,8 +88,7 @@ public final class CompactProcedure implements Procedure {
 
   private static void checkKey(String key) {
     Set<String> valid = new TreeSet<>();
-    for (ConfigOption<?> option :
-        LanceDynamicTableFactory.optionsIn(LanceCompactionOptions.class)) {
+    for (ConfigOption<?> option : OptionFields.of(LanceCompactionOptions.class)) {
       valid.add(option.key());
     }
     valid.removeAll(NOT_FOR_A_PASS);
