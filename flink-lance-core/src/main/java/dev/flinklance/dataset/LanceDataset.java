@@ -220,7 +220,7 @@ public final class LanceDataset implements Serializable {
       if (!reappendable) {
         theirs.restore();
       } else if (!hidden.isEmpty()) {
-        reappend(created, hidden);
+        reappendOnLatest(created, hidden);
       }
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       throw new PermanentDatasetException(
@@ -236,6 +236,26 @@ public final class LanceDataset implements Serializable {
   }
 
   /** Appends existing fragment files again; the commit gives them new ids and row lineage. */
+  /**
+   * A further racing creation can land its Overwrite between our read and our Append, which then
+   * conflicts; that creator brings back only what it hid (our empty creation), so the hidden rows
+   * are appended again on top of the newest version.
+   */
+  private void reappendOnLatest(Dataset created, List<FragmentMetadata> fragments)
+      throws Exception {
+    for (int attempt = 1; ; attempt++) {
+      try (Dataset latest = created.checkoutVersion(created.latestVersion())) {
+        reappend(latest, fragments);
+        return;
+      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+        if (attempt >= 5) {
+          throw e;
+        }
+        LOG.warn("Bringing back hidden rows of {} conflicted; trying again", this, e);
+      }
+    }
+  }
+
   private void reappend(Dataset latest, List<FragmentMetadata> fragments) {
     List<FragmentMetadata> fresh = new ArrayList<>();
     for (FragmentMetadata f : fragments) {
