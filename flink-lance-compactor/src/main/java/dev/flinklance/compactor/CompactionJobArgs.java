@@ -12,7 +12,8 @@ final class CompactionJobArgs {
           "\n",
           "Usage: LanceCompactionJob --path <uri> [--once | --interval <duration>]",
           "                          [--storage.<key> <value>]... [--target-rows-per-fragment <n>]",
-          "                          [--cleanup-older-than <duration>]",
+          "                          [--cleanup-older-than <duration> [--side-file-min-age"
+              + " <duration>]]",
           "  --path <uri>                      the Lance table (local path, file://, s3://, ...)",
           "  --once                            one compaction pass, then return",
           "  --interval <duration>             time between passes when running continuously"
@@ -21,7 +22,9 @@ final class CompactionJobArgs {
               + " eu-west-1",
           "  --target-rows-per-fragment <n>    rows per compacted fragment (default 1048576)",
           "  --cleanup-older-than <duration>   after each pass, remove versions older than this"
-              + " and unreferenced row-lineage side files (e.g. 7d, 0s)",
+              + " (e.g. 7d, 0s), then the row-lineage side files no version references",
+          "  --side-file-min-age <duration>    with --cleanup-older-than: keep unreferenced side"
+              + " files younger than this (default 1 h; a compaction may be about to commit one)",
           "Durations use Flink's syntax: 30 s, 10min, 1h, 7d.");
 
   final CompactionConfig config;
@@ -63,6 +66,8 @@ final class CompactionJobArgs {
             set(conf, arg, LanceCompactionOptions.COMPACTION_TARGET_ROWS_PER_FRAGMENT, value);
         case "cleanup-older-than" ->
             set(conf, arg, LanceCompactionOptions.COMPACTION_CLEANUP_OLDER_THAN, value);
+        case "side-file-min-age" ->
+            set(conf, arg, LanceCompactionOptions.COMPACTION_SIDE_FILE_MIN_AGE, value);
         default -> {
           if (!name.startsWith(LanceDatasetOptions.STORAGE_PREFIX)
               || name.length() == LanceDatasetOptions.STORAGE_PREFIX.length()) {

@@ -45,11 +45,33 @@ public final class LanceDataset implements Serializable {
    */
   public LanceDataset(
       String uri, Map<String, String> storageOptions, ConditionalPutCheck conditionalPutCheck) {
+    checkUri(uri);
     this.uri = uri;
     this.storageOptions =
         Map.copyOf(onObjectStore(uri) ? ObjectStoreDefaults.apply(storageOptions) : storageOptions);
     this.conditionalPutCheck = conditionalPutCheck;
     Secrets.remember(this.storageOptions);
+  }
+
+  /**
+   * Lance parses a URI with a scheme as a URL: a {@code #} or {@code ?} would end its path, so the
+   * table would live somewhere else than the URI says (a plain local path is taken as it is). Only
+   * Lance's DynamoDB commit store reads a query ({@code s3+ddb://bucket/t.lance?ddbTableName=x}).
+   */
+  private static void checkUri(String uri) {
+    int schemeEnd = uri.indexOf("://");
+    if (schemeEnd <= 0) {
+      return;
+    }
+    boolean takesQuery = uri.substring(0, schemeEnd).equalsIgnoreCase("s3+ddb");
+    if (uri.contains("#") || (uri.contains("?") && !takesQuery)) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Invalid Lance table URI '%s': it must not contain '#'%s (Lance would read the"
+                  + " rest as a URI fragment or query and use another path); use a plain local"
+                  + " path or another directory name",
+              Secrets.redactUri(uri), takesQuery ? "" : " or '?'"));
+    }
   }
 
   /** A task manager learns the table's credentials by deserializing it: remember them there. */

@@ -1,6 +1,8 @@
 package dev.flinklance.testing;
 
+import dev.flinklance.dataset.StoragePaths;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.lang.reflect.Field;
 import java.net.URI;
@@ -11,6 +13,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -255,14 +258,16 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
     return front.preconditionFailures();
   }
 
-  /** Object keys (without the bucket) under {@code uri}, which must be in {@link #BUCKET}. */
+  /**
+   * Object keys (without the bucket) under {@code uri}, which must be in {@link #BUCKET}, as Lance
+   * stores them (percent-encoded: {@link StoragePaths#objectKey}).
+   */
   public List<String> keys(String uri) {
     String bucketPrefix = "s3://" + BUCKET + "/";
     if (!uri.startsWith(bucketPrefix)) {
       throw new IllegalArgumentException(uri + " is not in bucket " + BUCKET);
     }
-    String prefix = uri.substring(bucketPrefix.length());
-    prefix = prefix.endsWith("/") ? prefix : prefix + "/";
+    String prefix = StoragePaths.objectKey(uri).key() + "/";
     BlobStore blobStore = blobStoreContext.getBlobStore();
     List<String> keys = new ArrayList<>();
     String marker = null;
@@ -280,6 +285,18 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
       marker = page.getNextMarker();
     } while (marker != null);
     return keys;
+  }
+
+  /** SHA-256 of every object under {@code uri}, by key: what "left intact" means on the store. */
+  public Map<String, String> digests(String uri) throws IOException {
+    Map<String, String> digests = new TreeMap<>();
+    BlobStore blobStore = blobStoreContext.getBlobStore();
+    for (String key : keys(uri)) {
+      try (InputStream content = blobStore.getBlob(BUCKET, key).getPayload().openStream()) {
+        digests.put(key, TestFiles.sha256(content));
+      }
+    }
+    return digests;
   }
 
   @Override

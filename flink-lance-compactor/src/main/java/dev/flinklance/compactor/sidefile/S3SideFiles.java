@@ -1,5 +1,6 @@
 package dev.flinklance.compactor.sidefile;
 
+import dev.flinklance.dataset.StoragePaths;
 import java.io.IOException;
 import java.net.URI;
 import java.util.ArrayList;
@@ -39,10 +40,9 @@ final class S3SideFiles implements SideFiles {
     this.prefix = prefix;
   }
 
-  static S3SideFiles of(URI table, Map<String, String> storageOptions) {
-    String path = table.getPath().replaceAll("^/+", "").replaceAll("/+$", "");
+  static S3SideFiles of(StoragePaths.ObjectKey table, Map<String, String> storageOptions) {
     return new S3SideFiles(
-        client(storageOptions), table.getHost(), path.isEmpty() ? "" : path + "/");
+        client(storageOptions), table.bucket(), table.key().isEmpty() ? "" : table.key() + "/");
   }
 
   private static S3Client client(Map<String, String> options) {

@@ -71,7 +71,7 @@ public class LanceCatalog extends AbstractCatalog {
     super(name, defaultDatabase);
     WarehouseLayout.checkName("database", defaultDatabase);
     this.layout = layout;
-    this.databases = new DatabaseRegistry(layout.registry());
+    this.databases = new DatabaseRegistry(layout.registry().dataset());
   }
 
   @Override
@@ -108,6 +108,7 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public CatalogDatabase getDatabase(String name) throws DatabaseNotExistException {
+    WarehouseLayout.checkName("database", name);
     if (name.equals(getDefaultDatabase())) {
       return new CatalogDatabaseImpl(Map.of(), "The Lance catalog's default database");
     }
@@ -117,6 +118,7 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public boolean databaseExists(String name) {
+    WarehouseLayout.checkName("database", name);
     return name.equals(getDefaultDatabase()) || lance(() -> databases.get(name)).isPresent();
   }
 
@@ -144,6 +146,7 @@ public class LanceCatalog extends AbstractCatalog {
   @Override
   public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade)
       throws DatabaseNotExistException, DatabaseNotEmptyException {
+    WarehouseLayout.checkName("database", name);
     if (name.equals(getDefaultDatabase())) {
       throw new ValidationException(
           "The default database '"
@@ -163,11 +166,14 @@ public class LanceCatalog extends AbstractCatalog {
       throw new DatabaseNotEmptyException(getName(), name);
     }
     for (String table : tables) {
-      drop(layout.table(new ObjectPath(name, table)).uri());
+      drop(layout.table(new ObjectPath(name, table)));
+    }
+    if (!listTables(name).isEmpty()) {
+      throw new DatabaseNotEmptyException(getName(), name); // a table created meanwhile
     }
     // Removes what else is left in the directory, then the database itself: a failure half-way
     // leaves the database listed, and dropping it again finishes the job.
-    drop(layout.databaseUri(name));
+    drop(layout.database(name));
     lance(
         () -> {
           databases.remove(name);
@@ -184,11 +190,12 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public List<String> listTables(String database) throws DatabaseNotExistException {
+    String root = layout.database(database).uri();
     if (!databaseExists(database)) {
       throw new DatabaseNotExistException(getName(), database);
     }
     Map<String, String> properties = new HashMap<>();
-    properties.put("root", layout.databaseUri(database));
+    properties.put("root", root);
     properties.put("manifest_enabled", "false");
     layout
         .storageOptions()
@@ -196,13 +203,13 @@ public class LanceCatalog extends AbstractCatalog {
     try (DirectoryNamespace directory = new DirectoryNamespace()) {
       directory.initialize(properties, allocator);
       return directory.listTables(new ListTablesRequest().id(List.of())).getTables().stream()
+          .flatMap(listed -> layout.tableName(listed).stream())
           .sorted()
           .toList();
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       throw new CatalogException(
           String.format(
-              "Cannot list the tables of database '%s' at %s: %s",
-              database, layout.databaseUri(database), e.getMessage()),
+              "Cannot list the tables of database '%s' at %s: %s", database, root, e.getMessage()),
           e);
     }
   }
@@ -214,7 +221,7 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public CatalogBaseTable getTable(ObjectPath path) throws TableNotExistException {
-    LanceDataset table = layout.table(path);
+    LanceDataset table = layout.table(path).dataset();
     try (Dataset dataset = openExisting(path, table)) {
       LanceReadSchema schema = LanceReadSchema.of(dataset);
       RowType rowType = schema.rowType();
@@ -239,10 +246,10 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public boolean tableExists(ObjectPath path) {
+    LanceDataset table = layout.table(path).dataset();
     if (!databaseExists(path.getDatabaseName())) {
       return false;
     }
-    LanceDataset table = layout.table(path);
     try (BufferAllocator scoped = new RootAllocator()) {
       Optional<Dataset> dataset = lance(() -> table.openIfExists(scoped));
       dataset.ifPresent(Dataset::close);
@@ -252,13 +259,14 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public void dropTable(ObjectPath path, boolean ignoreIfNotExists) throws TableNotExistException {
+    WarehouseLayout.Location table = layout.table(path);
     if (!tableExists(path)) {
       if (ignoreIfNotExists) {
         return;
       }
       throw new TableNotExistException(getName(), path);
     }
-    drop(layout.table(path).uri());
+    drop(table);
   }
 
   @Override
@@ -274,7 +282,7 @@ public class LanceCatalog extends AbstractCatalog {
     if (!databaseExists(path.getDatabaseName())) {
       throw new DatabaseNotExistException(getName(), path.getDatabaseName());
     }
-    LanceDataset lance = layout.table(path);
+    LanceDataset lance = layout.table(path).dataset();
     ResolvedCatalogTable resolved = checkCreatable(table);
     Map<String, String> options = TableOptions.forCreate(resolved.getOptions());
     RowType rowType =
@@ -362,7 +370,7 @@ public class LanceCatalog extends AbstractCatalog {
                 + change);
       }
     }
-    LanceDataset table = layout.table(path);
+    LanceDataset table = layout.table(path).dataset();
     try (BufferAllocator scoped = new RootAllocator();
         Dataset dataset = table.open(scoped)) {
       if (!set.isEmpty()) {
@@ -412,17 +420,16 @@ public class LanceCatalog extends AbstractCatalog {
         .orElseThrow(() -> new ProcedureNotExistException(getName(), path));
   }
 
-  /** The table a procedure names, {@code db.t} or {@code t} in the default database. */
+  /** The table a procedure names (see {@link TableArgument}). */
   private LanceDataset procedureTable(String name) {
-    ObjectPath path =
-        name.contains(".")
-            ? ObjectPath.fromString(name)
-            : new ObjectPath(getDefaultDatabase(), name);
+    ObjectPath path = TableArgument.parse(name, getDefaultDatabase());
     if (!tableExists(path)) {
       throw new ValidationException(
-          String.format("Table %s does not exist in Lance catalog %s", path, getName()));
+          String.format(
+              "Table %s does not exist in Lance catalog %s",
+              TableArgument.format(path), getName()));
     }
-    return layout.table(path);
+    return layout.table(path).dataset();
   }
 
   // ---- helpers
@@ -435,11 +442,14 @@ public class LanceCatalog extends AbstractCatalog {
         .orElseThrow(() -> new TableNotExistException(getName(), path));
   }
 
-  private void drop(String uri) {
+  /** Deletes a table or a database directory, once it is certain to be one. */
+  private void drop(WarehouseLayout.Location location) {
+    layout.checkDeletable(location);
     try {
-      Dataset.drop(uri, layout.storageOptions());
+      Dataset.drop(location.uri(), layout.storageOptions());
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(String.format("Cannot delete %s: %s", uri, e.getMessage()), e);
+      throw new CatalogException(
+          String.format("Cannot delete %s: %s", location.uri(), e.getMessage()), e);
     }
   }
 

@@ -157,6 +157,39 @@ class LanceCatalogITCase {
   }
 
   @Test
+  void proceduresQuoteTableNamesWithDotsLikeFlinkSql() {
+    TableEnvironment env = session();
+    exec(env, "CREATE DATABASE x");
+    exec(env, "CREATE TABLE x.y (id BIGINT)");
+    exec(env, "CREATE TABLE `x.y` (id BIGINT)");
+    exec(env, "INSERT INTO x.y VALUES (1)");
+    exec(env, "INSERT INTO `x.y` VALUES (1), (2)");
+    assertThat(queryStrings(env, "CALL lake.sys.create_tag('x.y', 'a')")).containsExactly("+I[2]");
+    assertThat(queryStrings(env, "CALL lake.sys.create_tag('`x.y`', 'b')"))
+        .containsExactly("+I[2]");
+    assertThat(queryStrings(env, "CALL lake.sys.create_tag('default.`x.y`', 'c')"))
+        .containsExactly("+I[2]");
+    assertThat(queryStrings(env, "SELECT id FROM `x.y` /*+ OPTIONS('scan.tag' = 'c') */"))
+        .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+    assertThat(queryStrings(env, "SELECT id FROM x.y /*+ OPTIONS('scan.tag' = 'a') */"))
+        .containsExactly("+I[1]");
+    assertThatThrownBy(() -> queryStrings(env, "CALL lake.sys.create_tag('default.x.y', 'd')"))
+        .hasStackTraceContaining("Invalid table argument 'default.x.y': it has 3 parts")
+        .hasStackTraceContaining("put backticks around a part that holds a '.'");
+    assertThatThrownBy(() -> queryStrings(env, "CALL lake.sys.compact('`x.z`')"))
+        .hasStackTraceContaining("Table default.`x.z` does not exist in Lance catalog lake");
+  }
+
+  @Test
+  void aDottedColumnIsRefusedAtCreate() {
+    TableEnvironment env = session();
+    assertThatThrownBy(() -> exec(env, "CREATE TABLE t (`a.b` INT)"))
+        .hasStackTraceContaining(
+            "Column 'a.b': a top-level Lance column name must not contain '.'");
+    assertThat(queryStrings(env, "SHOW TABLES")).isEmpty();
+  }
+
+  @Test
   void procedureTagsAVersionThatScanTagReads() {
     TableEnvironment env = session();
     exec(env, "CREATE TABLE t (id BIGINT)");

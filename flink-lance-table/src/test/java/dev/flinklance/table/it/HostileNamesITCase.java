@@ -1,0 +1,224 @@
+package dev.flinklance.table.it;
+
+import static dev.flinklance.table.testing.Sql.exec;
+import static dev.flinklance.table.testing.Sql.queryStrings;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flinklance.table.testing.Sql;
+import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestFiles;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.net.URLDecoder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.flink.table.api.StatementSet;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * Catalog names that a URI would read as something else ({@code #}, {@code ?}, {@code %xx}, {@code
+ * ..}) are refused before anything is touched, and every name the catalog accepts (spaces, unicode,
+ * quotes, brackets, two spellings of one letter) is its own table: creating, listing, writing,
+ * reading and dropping one leaves every other table byte for byte as it was. On a local path, a
+ * {@code file://} warehouse and an {@code s3://} one (the S3 test server), because Lance parses
+ * each differently.
+ */
+class HostileNamesITCase {
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final S3TestServer S3 = new S3TestServer();
+
+  /** Each one, pasted into a URI, used to point at another place (or at the warehouse itself). */
+  private static final List<String> REFUSED =
+      List.of("#tmp", "q?x", "%78", "a%62", "t#1", "..", "t\tb", "x%2Fy", " lead", "a/b");
+
+  /** Names that must each be a table of their own. */
+  private static final List<String> ACCEPTED =
+      List.of(
+          "x", "a b", "ü名", "🙂", "é", "e\u0301", "x.y", "'q'", "[x]", "X", "x+y", "a;b", "{x}",
+          "`q`", "$x", "@x", "<x>");
+
+  @TempDir Path dir;
+
+  private Warehouse warehouse(String form) {
+    return switch (form) {
+      case "plain" -> new Warehouse(dir.resolve("lake").toString(), "", dir.resolve("lake"));
+      case "file" -> new Warehouse("file://" + dir.resolve("lake"), "", dir.resolve("lake"));
+      default -> {
+        String storage =
+            S3.storageOptions().entrySet().stream()
+                .map(e -> String.format(", 'storage.%s' = '%s'", e.getKey(), e.getValue()))
+                .collect(Collectors.joining());
+        yield new Warehouse(S3.newUri("lake"), storage, null);
+      }
+    };
+  }
+
+  private record Warehouse(String uri, String storage, Path local) {
+    TableEnvironment session() {
+      TableEnvironment env = Sql.batch();
+      exec(
+          env,
+          "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = '"
+              + uri
+              + "'"
+              + storage
+              + ")");
+      exec(env, "USE CATALOG lake");
+      return env;
+    }
+
+    /** Every file or object of the warehouse, by path, with its digest. */
+    Map<String, String> contents() {
+      try {
+        if (local != null) {
+          return TestFiles.digests(local);
+        }
+        Map<String, String> relative = new TreeMap<>();
+        String prefix = uri.substring(("s3://" + S3TestServer.BUCKET + "/").length()) + "/";
+        // object_store percent-encodes a key's segments (a space is stored as %20)
+        S3.digests(uri)
+            .forEach(
+                (key, digest) ->
+                    relative.put(
+                        URLDecoder.decode(
+                            key.substring(prefix.length()).replace("+", "%2B"),
+                            StandardCharsets.UTF_8),
+                        digest));
+        return relative;
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    }
+  }
+
+  private static String quoted(String name) {
+    return "`" + name.replace("`", "``") + "`";
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"plain", "file", "s3"})
+  void refusedNamesTouchNothing(String form) {
+    Warehouse warehouse = warehouse(form);
+    TableEnvironment env = warehouse.session();
+    exec(env, "CREATE DATABASE x");
+    exec(env, "CREATE DATABASE ab");
+    exec(env, "CREATE TABLE x.x (id BIGINT)");
+    exec(env, "CREATE TABLE ab.t (id BIGINT)");
+    exec(env, "INSERT INTO x.x VALUES (1), (2)");
+    exec(env, "INSERT INTO ab.t VALUES (3)");
+    Map<String, String> before = warehouse.contents();
+
+    for (String name : REFUSED) {
+      String q = quoted(name);
+      List<String> statements =
+          List.of(
+              "CREATE DATABASE " + q,
+              "CREATE TABLE x." + q + " (id BIGINT)",
+              "DROP DATABASE IF EXISTS " + q + " CASCADE",
+              "DROP TABLE IF EXISTS x." + q,
+              "DROP TABLE IF EXISTS " + q + ".x",
+              "SHOW TABLES IN " + q,
+              "INSERT INTO x." + q + " VALUES (5)",
+              "SELECT * FROM " + q + ".t");
+      for (String statement : statements) {
+        assertThatThrownBy(() -> exec(env, statement))
+            .as(statement)
+            .hasStackTraceContaining("Invalid Lance")
+            .hasStackTraceContaining("name '" + name + "'");
+      }
+      assertThatThrownBy(() -> queryStrings(env, "CALL lake.sys.create_tag('x." + q + "', 't')"))
+          .as(name)
+          .hasStackTraceContaining("Invalid Lance");
+    }
+
+    assertThat(warehouse.contents()).as("the warehouse, byte for byte").isEqualTo(before);
+    assertThat(queryStrings(env, "SHOW DATABASES"))
+        .containsExactly("+I[ab]", "+I[default]", "+I[x]");
+    assertThat(queryStrings(env, "SHOW TABLES IN x")).containsExactly("+I[x]");
+    assertThat(queryStrings(env, "SELECT id FROM x.x")).containsExactlyInAnyOrder("+I[1]", "+I[2]");
+    assertThat(queryStrings(env, "SELECT id FROM ab.t")).containsExactly("+I[3]");
+  }
+
+  @ParameterizedTest
+  @ValueSource(strings = {"plain", "file", "s3"})
+  void everyAcceptedNameIsATableOfItsOwn(String form) {
+    Warehouse warehouse = warehouse(form);
+    TableEnvironment env = warehouse.session();
+    exec(env, "CREATE DATABASE " + quoted("a b"));
+    exec(env, "CREATE DATABASE " + quoted("ü名"));
+    exec(env, "CREATE TABLE " + quoted("ü名") + ".t (id BIGINT, name STRING)");
+    for (String name : ACCEPTED) {
+      exec(env, "CREATE TABLE " + quoted("a b") + "." + quoted(name) + " (id BIGINT, name STRING)");
+    }
+    assertThatThrownBy(() -> exec(env, "CREATE TABLE `a b`.`x` (id BIGINT, name STRING)"))
+        .hasStackTraceContaining("already exists");
+
+    StatementSet inserts = env.createStatementSet();
+    for (int i = 0; i < ACCEPTED.size(); i++) {
+      inserts.addInsertSql(
+          String.format(
+              "INSERT INTO `a b`.%s VALUES (%d, '%s')",
+              quoted(ACCEPTED.get(i)), i, ACCEPTED.get(i).replace("'", "''")));
+    }
+    inserts.addInsertSql("INSERT INTO `ü名`.t VALUES (100, 't')");
+    try {
+      inserts.execute().await();
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+
+    assertThat(queryStrings(env, "SHOW DATABASES"))
+        .containsExactlyInAnyOrder("+I[a b]", "+I[default]", "+I[ü名]");
+    assertThat(queryStrings(env, "SHOW TABLES IN `a b`"))
+        .containsExactlyInAnyOrderElementsOf(ACCEPTED.stream().map(n -> "+I[" + n + "]").toList());
+    assertThat(queryStrings(env, "SHOW TABLES IN `ü名`")).containsExactly("+I[t]");
+    String everyTable =
+        IntStream.range(0, ACCEPTED.size())
+            .mapToObj(
+                i ->
+                    String.format(
+                        "SELECT %d AS t, id, name FROM `a b`.%s", i, quoted(ACCEPTED.get(i))))
+            .collect(Collectors.joining(" UNION ALL "));
+    List<String> expected = new ArrayList<>();
+    for (int i = 0; i < ACCEPTED.size(); i++) {
+      expected.add(String.format("+I[%d, %d, %s]", i, i, ACCEPTED.get(i)));
+    }
+    assertThat(queryStrings(env, everyTable)).containsExactlyInAnyOrderElementsOf(expected);
+
+    // Dropping one table leaves every other byte where it was.
+    Map<String, String> before = warehouse.contents();
+    exec(env, "DROP TABLE `a b`.`x`");
+    Map<String, String> after = warehouse.contents();
+    Map<String, String> expectedAfter = new TreeMap<>(before);
+    expectedAfter.keySet().removeIf(path -> path.startsWith("a b/x.lance/"));
+    assertThat(before.size()).as("the dropped table had files").isGreaterThan(expectedAfter.size());
+    assertThat(after).isEqualTo(expectedAfter);
+    assertThat(queryStrings(env, "SHOW TABLES IN `a b`")).hasSize(ACCEPTED.size() - 1);
+    assertThat(queryStrings(env, "SELECT id FROM `a b`.`X`")).containsExactly("+I[9]");
+
+    // Dropping a database with all its tables leaves the other database and the registry's rows.
+    before = warehouse.contents();
+    exec(env, "DROP DATABASE `a b` CASCADE");
+    after = warehouse.contents();
+    Map<String, String> otherDatabase = new TreeMap<>(before);
+    otherDatabase.keySet().removeIf(path -> !path.startsWith("ü名/"));
+    assertThat(after).containsAllEntriesOf(otherDatabase);
+    assertThat(after.keySet()).noneMatch(path -> path.startsWith("a b/"));
+    assertThat(queryStrings(env, "SHOW DATABASES"))
+        .containsExactlyInAnyOrder("+I[default]", "+I[ü名]");
+    assertThat(queryStrings(env, "SELECT id, name FROM `ü名`.t")).containsExactly("+I[100, t]");
+  }
+}
