@@ -66,6 +66,15 @@ public final class LanceTestTables {
     }
   }
 
+  /** When {@code version} was committed, in milliseconds since the epoch. */
+  public static long commitMillis(String uri, long version) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator);
+        Dataset at = dataset.checkoutVersion(version)) {
+      return at.getVersion().getDataTime().toInstant().toEpochMilli();
+    }
+  }
+
   public static long countRows(String uri) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = open(uri, allocator)) {

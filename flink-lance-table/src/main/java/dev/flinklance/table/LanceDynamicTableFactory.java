@@ -75,7 +75,7 @@ public class LanceDynamicTableFactory
   /**
    * Every option of the dataset, the sink, the source, the compactor and the vector search (their
    * option classes, so that a new option is a SQL key at once), and Flink's {@code
-   * sink.parallelism}.
+   * sink.parallelism} and {@code scan.parallelism}.
    */
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
@@ -91,6 +91,7 @@ public class LanceDynamicTableFactory
     }
     options.remove(LanceDatasetOptions.PATH);
     options.add(FactoryUtil.SINK_PARALLELISM);
+    options.add(FactoryUtil.SOURCE_PARALLELISM);
     return options;
   }
 
@@ -98,7 +99,9 @@ public class LanceDynamicTableFactory
   public DynamicTableSource createDynamicTableSource(Context context) {
     requireVectorSearchApi();
     Map<String, String> options = validatedOptions(context);
-    LanceSourceConfig config = invalidIsValidation(() -> LanceSourceConfig.from(toConfig(options)));
+    LanceSourceConfig config =
+        invalidIsValidation(() -> LanceSourceConfig.from(toConfig(options)))
+            .withChangelogKey(primaryKey(context));
     invalidIsValidation(() -> VectorSearchConfig.from(options, Map.of()));
     LanceReadSchema schema =
         TableVersions.readSchema(config.dataset(), config.version(), config.tag());
@@ -152,6 +155,16 @@ public class LanceDynamicTableFactory
     Map<String, String> options = new HashMap<>(catalogOptions);
     options.putAll(context.getCatalogTable().getOptions());
     return options;
+  }
+
+  /** A changelog read pairs the rows of an update by the table's declared primary key. */
+  private static List<String> primaryKey(DynamicTableFactory.Context context) {
+    return context
+        .getCatalogTable()
+        .getResolvedSchema()
+        .getPrimaryKey()
+        .map(key -> key.getColumns())
+        .orElse(List.of());
   }
 
   private static RowType physicalRowType(DynamicTableFactory.Context context) {

@@ -23,10 +23,11 @@ import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * The SQL face of {@link LanceSource}: a bounded scan with projection, filter and limit pushed into
- * Lance. Filters Lance cannot evaluate exactly as Flink does stay in Flink. It is also the table
- * {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}), with the projection and the pushed
- * filters.
+ * The SQL face of {@link LanceSource}: a bounded scan, or a streaming read of appended rows or of
+ * every change ({@code scan.streaming}, {@code scan.changelog}), with projection, filter and limit
+ * (bounded only) pushed into Lance. Filters Lance cannot evaluate exactly as Flink does stay in
+ * Flink. It is also the table {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}), with
+ * the projection and the pushed filters.
  */
 final class LanceDynamicTableSource
     implements ScanTableSource,
@@ -69,21 +70,15 @@ final class LanceDynamicTableSource
 
   @Override
   public ChangelogMode getChangelogMode() {
-    return ChangelogMode.insertOnly();
+    return config.changelog() ? ChangelogMode.all() : ChangelogMode.insertOnly();
   }
 
+  /** A changelog read runs at parallelism 1: one reader keeps each key's changes in order. */
   @Override
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
-    LanceScan scan =
-        new LanceScan(
-            config.dataset(),
-            config.version(),
-            config.tag(),
-            producedType,
-            pushedFilter(),
-            limit,
-            config.batchSize());
-    return SourceProvider.of(LanceSource.of(scan));
+    LanceScan scan = config.scan(producedType, pushedFilter(), limit);
+    return SourceProvider.of(
+        LanceSource.of(scan), config.changelog() ? Integer.valueOf(1) : config.parallelism());
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.flinklance.table.source;
 
 import dev.flinklance.dataset.LanceDataset;
 import java.io.Serializable;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
@@ -17,6 +18,8 @@ import org.lance.ipc.ScanOptions;
  * @param rowType the produced rows; its field names are the table columns read, in order
  * @param filter a Lance SQL filter, or null
  * @param limit at most this many rows per split, or null
+ * @param streaming how a streaming read follows the table, or null for a bounded read of one
+ *     version
  */
 @Internal
 public record LanceScan(
@@ -26,11 +29,28 @@ public record LanceScan(
     RowType rowType,
     String filter,
     Long limit,
-    int batchSize)
+    int batchSize,
+    StreamingRead streaming)
     implements Serializable {
 
   public List<String> columns() {
     return rowType.getFieldNames();
+  }
+
+  public boolean changelog() {
+    return streaming != null && streaming.changelog();
+  }
+
+  /** The columns that pair updates in a changelog read (empty: Lance's row ids, or none). */
+  public List<String> changelogKey() {
+    return changelog() ? streaming.changelogKey() : List.of();
+  }
+
+  /** The columns a change to which is a change of the produced rows: read and pairing ones. */
+  public List<String> watchedColumns() {
+    List<String> watched = new ArrayList<>(columns());
+    changelogKey().stream().filter(column -> !watched.contains(column)).forEach(watched::add);
+    return watched;
   }
 
   /**
@@ -38,13 +58,19 @@ public record LanceScan(
    * output: Lance applies offset and limit after the filter, and scans a fragment in order.
    */
   public ScanOptions scanOptions(long rowsToSkip) {
+    return scanOptions(rowsToSkip, columns(), false, false);
+  }
+
+  /**
+   * @param columns the columns to read (the produced ones, maybe with the pairing key)
+   * @param rowId also read {@code _rowid}
+   * @param rowAddress also read {@code _rowaddr}
+   */
+  public ScanOptions scanOptions(
+      long rowsToSkip, List<String> columns, boolean rowId, boolean rowAddress) {
     ScanOptions.Builder options = new ScanOptions.Builder().batchSize(batchSize);
-    if (columns().isEmpty()) {
-      // Lance refuses an empty projection; the row address is the cheapest column to count rows.
-      options.columns(List.of()).withRowAddress(true);
-    } else {
-      options.columns(columns());
-    }
+    // Lance refuses an empty projection; the row address is the cheapest column to count rows.
+    options.columns(columns).withRowAddress(rowAddress || columns.isEmpty()).withRowId(rowId);
     Optional.ofNullable(filter).ifPresent(options::filter);
     if (rowsToSkip > 0) {
       options.offset(rowsToSkip);

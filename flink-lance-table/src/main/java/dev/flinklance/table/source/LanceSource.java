@@ -23,7 +23,8 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
- * Bounded, parallel Flink source reading one version of a Lance table as {@link RowData}.
+ * Parallel Flink source reading a Lance table as {@link RowData}: one version (bounded), or the
+ * table and then every version committed after it (streaming), as appended rows or as a changelog.
  *
  * <pre>{@code
  * LanceSource source = LanceSource.builder()
@@ -33,11 +34,21 @@ import org.apache.flink.table.types.logical.RowType;
  *     .filter("id > 10")
  *     .build();
  * env.fromSource(source, WatermarkStrategy.noWatermarks(), "docs");
+ *
+ * LanceSource changes = LanceSource.builder()
+ *     .path("s3://bucket/docs.lance")
+ *     .streaming()
+ *     .startFromLatest()
+ *     .changelog(true)
+ *     .build();
+ * env.fromSource(changes, WatermarkStrategy.noWatermarks(), "docs changes").setParallelism(1);
  * }</pre>
  *
- * The version is pinned when the job starts (latest, or {@code scan.version} / {@code scan.tag});
- * each fragment is one split, handed to readers on request. Readers checkpoint how many rows of
- * their fragment they emitted, so a restore neither repeats nor skips a row.
+ * A bounded read pins its version when the job starts (latest, or {@code scan.version} / {@code
+ * scan.tag}); each fragment is one split, handed to readers on request. A streaming read makes
+ * splits of each new version's added fragments, removed fragments and deleted rows, and hands a
+ * version's splits out only after the earlier versions' have been read. Readers checkpoint how many
+ * rows of a split they emitted, so a restore neither repeats nor skips a row.
  */
 @PublicEvolving
 public final class LanceSource
@@ -71,19 +82,21 @@ public final class LanceSource
 
   @Override
   public Boundedness getBoundedness() {
-    return Boundedness.BOUNDED;
+    return scan.streaming() == null ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
   }
 
   @Override
   public SplitEnumerator<LanceSplit, LanceEnumeratorState> createEnumerator(
       SplitEnumeratorContext<LanceSplit> context) {
-    return new LanceSplitEnumerator(context, SplitPlanner.plan(scan));
+    return scan.streaming() == null
+        ? LanceSplitEnumerator.bounded(context, scan, SplitPlanner.plan(scan))
+        : LanceSplitEnumerator.streaming(context, scan);
   }
 
   @Override
   public SplitEnumerator<LanceSplit, LanceEnumeratorState> restoreEnumerator(
       SplitEnumeratorContext<LanceSplit> context, LanceEnumeratorState state) {
-    return new LanceSplitEnumerator(context, state.pendingSplits());
+    return LanceSplitEnumerator.restore(context, scan, state);
   }
 
   @Override

@@ -2,6 +2,7 @@ package dev.flinklance.table.source;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
@@ -20,6 +21,7 @@ public final class LanceSourceBuilder {
   private List<String> columns;
   private String filter;
   private Long limit;
+  private List<String> changelogKey = List.of();
 
   LanceSourceBuilder() {}
 
@@ -74,6 +76,61 @@ public final class LanceSourceBuilder {
     return this;
   }
 
+  /**
+   * Follows the table ({@code scan.streaming}): from the start position ({@code full} by default:
+   * the latest version's rows, then every change after it), reads each new version once, in order.
+   */
+  public LanceSourceBuilder streaming() {
+    return set(LanceSourceOptions.SCAN_STREAMING, true);
+  }
+
+  /** A streaming read starts with the changes after the latest version (none of its rows). */
+  public LanceSourceBuilder startFromLatest() {
+    return set(LanceSourceOptions.SCAN_STARTUP_MODE, StartupMode.LATEST);
+  }
+
+  /** A streaming read starts with the changes after {@code version} (0: from the first). */
+  public LanceSourceBuilder startAfterVersion(long version) {
+    set(LanceSourceOptions.SCAN_STARTUP_MODE, StartupMode.VERSION);
+    return set(LanceSourceOptions.SCAN_STARTUP_VERSION, version);
+  }
+
+  /** A streaming read starts with the versions committed after {@code epochMillis}. */
+  public LanceSourceBuilder startFromTimestamp(long epochMillis) {
+    set(LanceSourceOptions.SCAN_STARTUP_MODE, StartupMode.TIMESTAMP);
+    return set(LanceSourceOptions.SCAN_STARTUP_TIMESTAMP_MILLIS, epochMillis);
+  }
+
+  /** How often a streaming read looks for new versions ({@code scan.discovery-interval}). */
+  public LanceSourceBuilder discoveryInterval(Duration interval) {
+    return set(LanceSourceOptions.SCAN_DISCOVERY_INTERVAL, interval);
+  }
+
+  /** Emits deletions and updates too ({@code scan.changelog}); run the source at parallelism 1. */
+  public LanceSourceBuilder changelog(boolean changelog) {
+    return set(LanceSourceOptions.SCAN_CHANGELOG, changelog);
+  }
+
+  /** What a streaming read does with a version that replaced the table's rows. */
+  public LanceSourceBuilder onOverwrite(OnOverwrite onOverwrite) {
+    return set(LanceSourceOptions.SCAN_ON_OVERWRITE, onOverwrite);
+  }
+
+  /** What an append-only streaming read does with a version that deletes or updates rows. */
+  public LanceSourceBuilder onDelete(OnDelete onDelete) {
+    return set(LanceSourceOptions.SCAN_ON_DELETE, onDelete);
+  }
+
+  /**
+   * The columns that identify a row: in a changelog read, a deleted row and an added row of one
+   * version with the same key are an update (-U, +U). Default: Lance's stable row id, if the table
+   * has them; else deletions and additions stay -D and +I.
+   */
+  public LanceSourceBuilder primaryKey(String... columns) {
+    this.changelogKey = List.of(columns);
+    return this;
+  }
+
   /** Options as string key-value pairs: {@code path}, {@code storage.*}, {@code scan.*}. */
   public LanceSourceBuilder options(Map<String, String> keyValues) {
     keyValues.forEach(options::setString);
@@ -91,18 +148,19 @@ public final class LanceSourceBuilder {
    * @throws dev.flinklance.dataset.LanceDatasetException if the table or version cannot be opened
    */
   public LanceSource build() {
-    LanceSourceConfig config = LanceSourceConfig.from(options);
+    LanceSourceConfig config = LanceSourceConfig.from(options).withChangelogKey(changelogKey);
+    if (config.streaming() != null && limit != null) {
+      throw new IllegalArgumentException(
+          "limitPerSplit applies to bounded reads only, not with 'scan.streaming' = 'true'");
+    }
+    if (!changelogKey.isEmpty() && !config.changelog()) {
+      throw new IllegalArgumentException(
+          "primaryKey applies to changelog reads only ('scan.changelog' = 'true')");
+    }
     LanceReadSchema schema =
         TableVersions.readSchema(config.dataset(), config.version(), config.tag());
     RowType rowType = columns == null ? schema.rowType() : schema.rowType(columns);
-    return new LanceSource(
-        new LanceScan(
-            config.dataset(),
-            config.version(),
-            config.tag(),
-            rowType,
-            filter,
-            limit,
-            config.batchSize()));
+    schema.rowType(changelogKey); // every key column exists, with a Flink type
+    return new LanceSource(config.scan(rowType, filter, limit));
   }
 }

@@ -1,6 +1,7 @@
 package dev.flinklance.table.source.enumerator;
 
 import dev.flinklance.dataset.FormatSerializer;
+import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.table.source.split.LanceSplit;
 import dev.flinklance.table.source.split.LanceSplitSerializer;
 import java.io.IOException;
@@ -15,7 +16,7 @@ import org.apache.flink.core.memory.DataOutputView;
 public final class LanceEnumeratorStateSerializer extends FormatSerializer<LanceEnumeratorState> {
 
   public LanceEnumeratorStateSerializer() {
-    super("Lance source enumerator states", 1, 64);
+    super("Lance source enumerator states", 2, 64);
   }
 
   @Override
@@ -23,6 +24,12 @@ public final class LanceEnumeratorStateSerializer extends FormatSerializer<Lance
     out.writeInt(state.pendingSplits().size());
     for (LanceSplit split : state.pendingSplits()) {
       LanceSplitSerializer.INSTANCE.write(split, out);
+    }
+    VersionMark planned = state.planned();
+    out.writeBoolean(planned != null);
+    if (planned != null) {
+      out.writeLong(planned.version());
+      out.writeLong(planned.epochNanos());
     }
   }
 
@@ -33,6 +40,7 @@ public final class LanceEnumeratorStateSerializer extends FormatSerializer<Lance
     for (int i = 0; i < count; i++) {
       splits.add(LanceSplitSerializer.INSTANCE.read(in));
     }
-    return new LanceEnumeratorState(splits);
+    VersionMark planned = in.readBoolean() ? new VersionMark(in.readLong(), in.readLong()) : null;
+    return new LanceEnumeratorState(splits, planned);
   }
 }

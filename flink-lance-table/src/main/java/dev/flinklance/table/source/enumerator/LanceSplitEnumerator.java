@@ -1,53 +1,218 @@
 package dev.flinklance.table.source.enumerator;
 
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.table.source.LanceScan;
 import dev.flinklance.table.source.split.LanceSplit;
-import java.util.ArrayDeque;
 import java.util.Collection;
-import java.util.Deque;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.stream.IntStream;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.connector.source.SourceEvent;
 import org.apache.flink.api.connector.source.SplitEnumerator;
 import org.apache.flink.api.connector.source.SplitEnumeratorContext;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Hands out one fragment per request, so fast readers take more fragments than slow ones; once all
- * are handed out, tells each asking reader that there are no more (the scan is bounded).
+ * Hands out one split per request, so fast readers take more splits than slow ones, in {@link
+ * LanceSplit#READ_ORDER}: a split goes out only once every split of an earlier version (and, within
+ * its version, every split of removed rows before one of added rows) has been read to its end,
+ * which the readers report ({@link ReaderEvents}). A bounded read ends when all splits are handed
+ * out; a streaming one looks for new versions every {@code scan.discovery-interval} ({@link
+ * ChangePlanner}), off the coordinator thread.
+ *
+ * <p>After a restore the enumerator does not know which of the splits assigned before the
+ * checkpoint the readers still hold: it assigns nothing until every reader has said so.
  */
 @Internal
 public final class LanceSplitEnumerator
     implements SplitEnumerator<LanceSplit, LanceEnumeratorState> {
   private static final Logger LOG = LoggerFactory.getLogger(LanceSplitEnumerator.class);
 
-  private final SplitEnumeratorContext<LanceSplit> context;
-  private final Deque<LanceSplit> pending;
+  /** Discoveries failing in a row (object-store errors) before the job fails. */
+  static final int MAX_DISCOVERY_FAILURES = 3;
 
-  public LanceSplitEnumerator(
-      SplitEnumeratorContext<LanceSplit> context, Collection<LanceSplit> pending) {
+  private final SplitEnumeratorContext<LanceSplit> context;
+  private final LanceScan scan;
+  private final ChangePlanner planner;
+  private final TreeSet<LanceSplit> pending = new TreeSet<>(LanceSplit.READ_ORDER);
+  private final Map<String, LanceSplit> inFlight = new HashMap<>();
+  private final Set<Integer> waiting = new LinkedHashSet<>();
+  private final Set<Integer> unreported = new HashSet<>();
+  private final AtomicBoolean discovering = new AtomicBoolean();
+  private final SourceMetrics metrics;
+
+  /** Read by the discovery thread; written on the coordinator thread when no discovery runs. */
+  private volatile VersionMark planned;
+
+  private int discoveryFailures;
+
+  private LanceSplitEnumerator(
+      SplitEnumeratorContext<LanceSplit> context,
+      LanceScan scan,
+      Collection<LanceSplit> pending,
+      VersionMark planned) {
     this.context = context;
-    this.pending = new ArrayDeque<>(pending);
+    this.scan = scan;
+    this.planner = scan.streaming() == null ? null : new ChangePlanner(scan);
+    this.pending.addAll(pending);
+    this.planned = planned;
+    this.metrics = planner == null ? null : new SourceMetrics(context.metricGroup());
+  }
+
+  /** A bounded read of {@code splits}. */
+  public static LanceSplitEnumerator bounded(
+      SplitEnumeratorContext<LanceSplit> context, LanceScan scan, List<LanceSplit> splits) {
+    return new LanceSplitEnumerator(context, scan, splits, null);
+  }
+
+  /** A streaming read from its start position. */
+  public static LanceSplitEnumerator streaming(
+      SplitEnumeratorContext<LanceSplit> context, LanceScan scan) {
+    return new LanceSplitEnumerator(context, scan, List.of(), null);
+  }
+
+  public static LanceSplitEnumerator restore(
+      SplitEnumeratorContext<LanceSplit> context, LanceScan scan, LanceEnumeratorState state) {
+    LanceSplitEnumerator enumerator =
+        new LanceSplitEnumerator(context, scan, state.pendingSplits(), state.planned());
+    if (enumerator.planner != null) {
+      IntStream.range(0, context.currentParallelism()).forEach(enumerator.unreported::add);
+    }
+    return enumerator;
   }
 
   @Override
-  public void start() {}
+  public void start() {
+    if (planner == null) {
+      return;
+    }
+    if (scan.changelog() && context.currentParallelism() != 1) {
+      throw new PermanentDatasetException(
+          scan.dataset().uri(),
+          String.format(
+              "a changelog read ('scan.changelog' = 'true') needs the source at parallelism 1,"
+                  + " not %d: one reader keeps the changes of every key in commit order",
+              context.currentParallelism()),
+          null);
+    }
+    long interval = scan.streaming().discoveryInterval().toMillis();
+    context.callAsync(this::discover, this::discovered, 0, interval);
+  }
+
+  /** On the worker thread: plans what is new, unless the last plan is not taken in yet. */
+  private ChangePlanner.Plan discover() {
+    if (!discovering.compareAndSet(false, true)) {
+      return null;
+    }
+    VersionMark from = planned;
+    return from == null ? planner.start() : planner.next(from);
+  }
+
+  /** On the coordinator thread. */
+  private void discovered(ChangePlanner.Plan plan, Throwable error) {
+    if (error != null) {
+      discovering.set(false);
+      if (error instanceof PermanentDatasetException
+          || ++discoveryFailures >= MAX_DISCOVERY_FAILURES) {
+        throw error instanceof RuntimeException runtime
+            ? runtime
+            : new LanceDatasetException(
+                scan.dataset().uri(), "cannot look for new versions", error);
+      }
+      LOG.warn(
+          "Looking for new versions of {} failed ({} of {} in a row); trying again at the next"
+              + " interval",
+          scan.dataset(),
+          discoveryFailures,
+          MAX_DISCOVERY_FAILURES,
+          error);
+      return;
+    }
+    if (plan == null) {
+      return; // a discovery was still running
+    }
+    discoveryFailures = 0;
+    pending.addAll(plan.splits());
+    planned = plan.position();
+    metrics.latestVersion(plan.latest());
+    discovering.set(false);
+    assignWaiting();
+    if (!plan.caughtUp()) {
+      context.callAsync(this::discover, this::discovered);
+    }
+  }
 
   @Override
   public void handleSplitRequest(int subtaskId, String requesterHostname) {
-    LanceSplit split = pending.pollFirst();
-    if (split == null) {
-      context.signalNoMoreSplits(subtaskId);
-      return;
-    }
-    LOG.debug("Assigning {} to reader {}", split, subtaskId);
-    context.assignSplit(split, subtaskId);
+    waiting.add(subtaskId);
+    assignWaiting();
   }
 
-  /** Splits of a failed reader, with the progress of its last checkpoint, are read again first. */
+  @Override
+  public void handleSourceEvent(int subtaskId, SourceEvent event) {
+    if (event instanceof ReaderEvents.Holding holding) {
+      holding.splits().forEach(split -> inFlight.put(split.splitId(), split));
+      unreported.remove(subtaskId);
+    } else if (event instanceof ReaderEvents.Finished finished) {
+      finished.splitIds().forEach(inFlight::remove);
+    }
+    assignWaiting();
+  }
+
+  /** Splits of a failed reader, with the progress of its last checkpoint, are read again. */
   @Override
   public void addSplitsBack(List<LanceSplit> splits, int subtaskId) {
-    for (int i = splits.size() - 1; i >= 0; i--) {
-      pending.addFirst(splits.get(i));
+    for (LanceSplit split : splits) {
+      inFlight.remove(split.splitId());
+      pending.add(split);
+    }
+    assignWaiting();
+  }
+
+  private void assignWaiting() {
+    if (unreported.isEmpty()) {
+      assignInOrder();
+    }
+    if (metrics != null) {
+      metrics.update(versionRead(), pending.size());
+    }
+  }
+
+  private void assignInOrder() {
+    for (Iterator<Integer> readers = waiting.iterator(); readers.hasNext(); ) {
+      int reader = readers.next();
+      if (!context.registeredReaders().containsKey(reader)) {
+        readers.remove(); // failed since it asked; it asks again when it is back
+        continue;
+      }
+      if (pending.isEmpty()) {
+        if (planner == null) {
+          context.signalNoMoreSplits(reader);
+          readers.remove();
+          continue;
+        }
+        return;
+      }
+      LanceSplit next = pending.first();
+      if (inFlight.values().stream().anyMatch(split -> split.readsBefore(next))) {
+        return; // an earlier version (or phase) is still being read
+      }
+      pending.pollFirst();
+      inFlight.put(next.splitId(), next);
+      readers.remove();
+      LOG.debug("Assigning {} to reader {}", next, reader);
+      context.assignSplit(next, reader);
     }
   }
 
@@ -58,9 +223,22 @@ public final class LanceSplitEnumerator
 
   @Override
   public LanceEnumeratorState snapshotState(long checkpointId) {
-    return new LanceEnumeratorState(List.copyOf(pending));
+    return new LanceEnumeratorState(List.copyOf(pending), planned);
   }
 
   @Override
   public void close() {}
+
+  /** The newest version every split of which has been read (in a streaming read). */
+  private long versionRead() {
+    VersionMark position = planned;
+    long read = position == null ? -1 : position.version();
+    if (!pending.isEmpty()) {
+      read = Math.min(read, pending.first().version() - 1);
+    }
+    for (LanceSplit split : inFlight.values()) {
+      read = Math.min(read, split.version() - 1);
+    }
+    return read;
+  }
 }

@@ -4,10 +4,12 @@ import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.table.source.LanceScan;
 import dev.flinklance.table.source.ReadableAs;
 import dev.flinklance.table.source.TableVersions;
 import dev.flinklance.table.source.split.LanceSplit;
+import dev.flinklance.table.source.split.SplitKind;
 import java.util.Comparator;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -19,7 +21,7 @@ import org.lance.Fragment;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
-/** Pins the version a scan reads and makes one split per fragment of it. */
+/** Pins the version a bounded scan reads and makes one split per fragment of it. */
 @Internal
 public final class SplitPlanner {
   private static final Logger LOG = LoggerFactory.getLogger(SplitPlanner.class);
@@ -32,26 +34,32 @@ public final class SplitPlanner {
         Dataset dataset = TableVersions.open(table, scan.version(), scan.tag(), allocator)) {
       long version = dataset.version();
       checkColumns(scan, dataset, version);
-      List<LanceSplit> splits =
-          dataset.getFragments().stream()
-              .map(Fragment::getId)
-              .sorted(Comparator.naturalOrder())
-              .map(id -> LanceSplit.of(id, version))
-              .toList();
+      List<LanceSplit> splits = snapshot(dataset);
       LOG.info("Reading {} at version {}: {} fragments", table, version, splits.size());
       return splits;
     }
+  }
+
+  /** One split per fragment of the version {@code dataset} is at, in fragment order. */
+  static List<LanceSplit> snapshot(Dataset dataset) {
+    long version = dataset.version();
+    long commitMillis = VersionMark.of(dataset).epochNanos() / 1_000_000;
+    return dataset.getFragments().stream()
+        .map(Fragment::getId)
+        .sorted(Comparator.naturalOrder())
+        .map(id -> LanceSplit.of(SplitKind.SNAPSHOT, id, version, commitMillis))
+        .toList();
   }
 
   /**
    * The job was planned with the table's schema of then; the version it reads may be of a table
    * replaced since, which every reader would fail on, after every restart.
    */
-  private static void checkColumns(LanceScan scan, Dataset dataset, long version) {
+  static void checkColumns(LanceScan scan, Dataset dataset, long version) {
     String uri = scan.dataset().uri();
     RowType now;
     try {
-      now = LanceReadSchema.of(dataset).rowType(scan.columns());
+      now = LanceReadSchema.of(dataset).rowType(scan.watchedColumns());
     } catch (IllegalArgumentException e) { // a missing column, or one without a Flink type
       throw new PermanentDatasetException(
           uri, "version " + version + " no longer has the columns the job reads", e);

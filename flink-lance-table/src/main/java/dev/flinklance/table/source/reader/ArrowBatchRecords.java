@@ -4,22 +4,27 @@ import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import java.util.Set;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.RowKind;
 
 /**
- * One Arrow batch of one split, handed from the fetcher thread to the reader's main thread. The
- * batch's buffers are owned here and released in {@link #recycle()}, which Flink calls once every
- * row has been emitted: the rows are views over those buffers.
+ * The rows of one Arrow batch of one split that the split emits, with their kinds, handed from the
+ * fetcher thread to the reader's main thread. The batch's buffers are owned here and released in
+ * {@link #recycle()}, which Flink calls once every row has been emitted: the rows are views over
+ * those buffers.
  */
 final class ArrowBatchRecords implements RecordsWithSplitIds<RowData> {
   private final String splitId;
   private final ArrowColumnarBatch rows;
+  private final ChosenRows chosen;
   private final AutoCloseable buffers;
   private boolean splitReturned;
   private int next;
 
-  ArrowBatchRecords(String splitId, ArrowColumnarBatch rows, AutoCloseable buffers) {
+  ArrowBatchRecords(
+      String splitId, ArrowColumnarBatch rows, ChosenRows chosen, AutoCloseable buffers) {
     this.splitId = splitId;
     this.rows = rows;
+    this.chosen = chosen;
     this.buffers = buffers;
   }
 
@@ -34,7 +39,15 @@ final class ArrowBatchRecords implements RecordsWithSplitIds<RowData> {
 
   @Override
   public RowData nextRecordFromSplit() {
-    return next < rows.rowCount() ? rows.row(next++) : null;
+    if (next >= chosen.count()) {
+      return null;
+    }
+    int[] indices = chosen.indices();
+    RowData row = rows.row(indices == null ? next : indices[next]);
+    RowKind[] kinds = chosen.kinds();
+    row.setRowKind(kinds == null ? chosen.kind() : kinds[next]); // the view is reused: always set
+    next++;
+    return row;
   }
 
   @Override

@@ -1,0 +1,62 @@
+package dev.flinklance.table.source.reader;
+
+import java.util.BitSet;
+import java.util.List;
+import org.apache.arrow.vector.BaseIntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.lance.Dataset;
+import org.lance.MetadataColumns;
+import org.lance.ipc.LanceScanner;
+import org.lance.ipc.ScanOptions;
+
+/** Scans of one fragment of one version that look at row addresses and keys, not at values. */
+final class FragmentRows {
+
+  /** A consumer of the batches of a scan. */
+  interface BatchConsumer {
+    void accept(VectorSchemaRoot batch) throws Exception;
+  }
+
+  private FragmentRows() {}
+
+  /**
+   * The offsets (row address low 32 bits) of the rows live in {@code fragmentId} at the version
+   * {@code dataset} is at: a deletion file's complement.
+   */
+  static BitSet liveOffsets(Dataset dataset, int fragmentId) throws Exception {
+    BitSet live = new BitSet();
+    ScanOptions options =
+        new ScanOptions.Builder().columns(List.of()).withRowAddress(true).batchSize(65_536).build();
+    scan(
+        dataset,
+        fragmentId,
+        options,
+        batch -> {
+          BaseIntVector addresses = rowAddresses(batch);
+          for (int i = 0; i < batch.getRowCount(); i++) {
+            live.set(offset(addresses.getValueAsLong(i)));
+          }
+        });
+    return live;
+  }
+
+  static void scan(Dataset dataset, int fragmentId, ScanOptions options, BatchConsumer consumer)
+      throws Exception {
+    try (LanceScanner scanner = dataset.getFragment(fragmentId).newScan(options);
+        ArrowReader reader = scanner.scanBatches()) {
+      while (reader.loadNextBatch()) {
+        consumer.accept(reader.getVectorSchemaRoot());
+      }
+    }
+  }
+
+  static BaseIntVector rowAddresses(VectorSchemaRoot batch) {
+    return (BaseIntVector) batch.getVector(MetadataColumns.ROWADDR);
+  }
+
+  /** A row's position in its fragment: the low 32 bits of its address. */
+  static int offset(long rowAddress) {
+    return (int) rowAddress;
+  }
+}
