@@ -85,6 +85,32 @@ public final class ChangeStream implements AutoCloseable {
     return taken;
   }
 
+  /**
+   * Every row that comes until {@code done} holds for all rows taken by this call.
+   *
+   * @throws AssertionError if that takes more than 90 s, or the job failed
+   */
+  public List<String> takeUntil(java.util.function.Predicate<List<String>> done)
+      throws InterruptedException {
+    List<String> taken = new ArrayList<>();
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (!done.test(taken)) {
+      String row = rows.poll(100, TimeUnit.MILLISECONDS);
+      if (row != null) {
+        taken.add(row);
+        rows.drainTo(taken);
+        continue;
+      }
+      if (failure.get() != null) {
+        throw new AssertionError("the job failed after " + taken + " rows", failure.get());
+      }
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError("the rows never satisfied the condition: " + taken);
+      }
+    }
+    return taken;
+  }
+
   /** Rows that came but were not taken yet, after waiting {@code quiet} for more. */
   public List<String> more(Duration quiet) throws InterruptedException {
     Thread.sleep(quiet.toMillis());

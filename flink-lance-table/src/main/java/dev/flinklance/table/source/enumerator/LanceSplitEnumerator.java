@@ -89,6 +89,11 @@ public final class LanceSplitEnumerator
     if (enumerator.planner != null) {
       IntStream.range(0, context.currentParallelism()).forEach(enumerator.unreported::add);
     }
+    LOG.info(
+        "Restored the read of {}: {} splits pending, every change up to version {} planned",
+        scan.dataset(),
+        state.pendingSplits().size(),
+        state.planned() == null ? "(none)" : state.planned().version());
     return enumerator;
   }
 
@@ -162,6 +167,9 @@ public final class LanceSplitEnumerator
   @Override
   public void handleSourceEvent(int subtaskId, SourceEvent event) {
     if (event instanceof ReaderEvents.Holding holding) {
+      if (!holding.splits().isEmpty()) {
+        LOG.info("Reader {} holds {} splits from its checkpoint", subtaskId, holding.splits());
+      }
       holding.splits().forEach(split -> inFlight.put(split.splitId(), split));
       unreported.remove(subtaskId);
     } else if (event instanceof ReaderEvents.Finished finished) {
@@ -173,6 +181,7 @@ public final class LanceSplitEnumerator
   /** Splits of a failed reader, with the progress of its last checkpoint, are read again. */
   @Override
   public void addSplitsBack(List<LanceSplit> splits, int subtaskId) {
+    LOG.info("Reader {} failed; its {} splits are read again", subtaskId, splits.size());
     for (LanceSplit split : splits) {
       inFlight.remove(split.splitId());
       pending.add(split);
