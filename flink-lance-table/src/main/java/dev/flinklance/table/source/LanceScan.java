@@ -58,20 +58,25 @@ public record LanceScan(
    * output: Lance applies offset and limit after the filter, and scans a fragment in order.
    */
   public ScanOptions scanOptions(long rowsToSkip) {
-    return scanOptions(rowsToSkip, columns(), false, false);
+    return scanOptions(rowsToSkip, columns(), false, false, null);
   }
 
   /**
    * @param columns the columns to read (the produced ones, maybe with the pairing key)
    * @param rowId also read {@code _rowid}
    * @param rowAddress also read {@code _rowaddr}
+   * @param rows a Lance filter that selects rows (by address), and-ed with the pushed one, or null
    */
   public ScanOptions scanOptions(
-      long rowsToSkip, List<String> columns, boolean rowId, boolean rowAddress) {
+      long rowsToSkip, List<String> columns, boolean rowId, boolean rowAddress, String rows) {
     ScanOptions.Builder options = new ScanOptions.Builder().batchSize(batchSize);
     // Lance refuses an empty projection; the row address is the cheapest column to count rows.
     options.columns(columns).withRowAddress(rowAddress || columns.isEmpty()).withRowId(rowId);
-    Optional.ofNullable(filter).ifPresent(options::filter);
+    if (filter != null && rows != null) {
+      options.filter("(" + filter + ") AND " + rows);
+    } else {
+      Optional.ofNullable(filter != null ? filter : rows).ifPresent(options::filter);
+    }
     if (rowsToSkip > 0) {
       options.offset(rowsToSkip);
     }

@@ -197,6 +197,38 @@ class StreamingChangelogITCase {
   }
 
   /**
+   * Deletes of a few rows are read by naming them in the scan's filter, deletes of many by picking
+   * them out of a scan of the fragment: both give exactly the deleted rows, on tables with and
+   * without stable row ids (whose row ids are not the row addresses), in any fragment.
+   */
+  @ParameterizedTest(name = "stable row ids {0}")
+  @CsvSource({"false", "true"})
+  void readsTheRowsOfSmallAndLargeDeletes(boolean stableRowIds) throws Exception {
+    table = dir.resolve("large").toString();
+    TestTables.create(table, TestRows.ROW_TYPE, Map.of(), stableRowIds);
+    TestTables.append(
+        table, TestRows.ROW_TYPE, LongStream.range(0, 10).mapToObj(TestRows::row).toList(), 10);
+    TestTables.append(
+        table,
+        TestRows.ROW_TYPE,
+        LongStream.range(10, 10_010).mapToObj(TestRows::row).toList(),
+        10_000);
+    try (ChangeStream stream = start(changelog().batchSize(1024).build())) {
+      assertThat(stream.take(10_010)).hasSize(10_010);
+      TestTables.delete(table, "id = 5 OR id = 17 OR id = 10009");
+      assertThat(stream.take(3)).containsExactlyInAnyOrderElementsOf(rowsOf("-D", 5, 17, 10_009));
+      TestTables.delete(table, "id >= 10 AND id % 2 = 0"); // 5,000 rows of the second fragment
+      assertThat(stream.take(5_000))
+          .containsExactlyInAnyOrderElementsOf(
+              LongStream.range(10, 10_010)
+                  .filter(id -> id % 2 == 0)
+                  .mapToObj(id -> "-D[" + id + ", name-" + id + "]")
+                  .toList());
+      assertThat(stream.more(Duration.ofMillis(500))).isEmpty();
+    }
+  }
+
+  /**
    * A pushed filter is applied to each image: a row updated out of the filter is -D, one updated
    * into it +I, one updated within it -U/+U.
    */

@@ -37,6 +37,7 @@ import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -176,6 +177,31 @@ class StreamingFailoverITCase {
     return env.executeAsync("copy");
   }
 
+  /**
+   * Slows the deletions of the large delete down (checkpoints complete while they are emitted) and
+   * fails once in their middle.
+   */
+  private static final class FailAtLargeDelete implements MapFunction<RowData, RowData> {
+    private static final long serialVersionUID = 1L;
+    private final String token;
+
+    FailAtLargeDelete(String token) {
+      this.token = token;
+    }
+
+    @Override
+    public RowData map(RowData row) throws Exception {
+      long id = row.getLong(0);
+      if (id >= 2_000_000 && row.getRowKind() == RowKind.DELETE) {
+        Thread.sleep(1);
+        if (id == 2_006_000 && Failures.fireOnce(token)) {
+          throw new IllegalStateException("Injected failure at -D of " + id);
+        }
+      }
+      return row;
+    }
+  }
+
   /** Slows the read down so that a savepoint finds splits half read. */
   private static final class Throttle implements MapFunction<RowData, RowData> {
     private static final long serialVersionUID = 1L;
@@ -193,13 +219,20 @@ class StreamingFailoverITCase {
   /**
    * The changelog of a table our sink appends to while Lance deletes, upserts and compacts it, read
    * through the same failures into an exactly-once collector: applied in order to an empty table,
-   * it gives the table, each key's changes in commit order.
+   * it gives the table, each key's changes in commit order. One delete takes 5,000 rows of one
+   * fragment (too many to name in a filter: picked out of a scan), and the job fails while it emits
+   * them, after checkpoints within them.
    */
   @Test
   void theChangelogThroughFailuresIsTheTable(@InjectMiniCluster MiniCluster cluster)
       throws Exception {
     String table = dir.resolve("customers").toString();
     TestTables.create(table, TestRows.ROW_TYPE, Map.of(), true);
+    TestTables.append(
+        table,
+        TestRows.ROW_TYPE,
+        LongStream.range(2_000_000, 2_010_000).mapToObj(TestRows::row).toList(),
+        10_000);
     String token = UUID.randomUUID().toString();
 
     JobClient writer = writeWithOurSink(table);
@@ -214,6 +247,8 @@ class StreamingFailoverITCase {
             .build();
     env.fromSource(read, WatermarkStrategy.noWatermarks(), "lance")
         .map(new Failures.FailAfterCheckpoint(token, 5))
+        .returns(TestRows.TYPE_INFO)
+        .map(new FailAtLargeDelete(token + "-large"))
         .returns(TestRows.TYPE_INFO)
         .map(new CommittedRows(token, StreamingFailoverITCase::format))
         .returns(TestRows.TYPE_INFO)
@@ -236,6 +271,9 @@ class StreamingFailoverITCase {
                 default -> TestTables.compact(table);
               }
             });
+      }
+      if (step == 3) {
+        retryingConflicts(() -> TestTables.delete(table, "id >= 2000000 AND id % 2 = 0"));
       }
       if (!lost && Failures.fired(token) && step >= 10) {
         loseTheTaskManager(cluster);
@@ -267,6 +305,7 @@ class StreamingFailoverITCase {
     reader.cancel().get();
 
     assertThat(lost).as("the TaskManager was lost").isTrue();
+    assertThat(Failures.fired(token + "-large")).as("the failure within the large delete").isTrue();
     KeyedChangelog changelog = new KeyedChangelog().apply(CommittedRows.published(token));
     assertThat(changelog.violations()).isEmpty();
     assertThat(changelog.rows()).isEqualTo(expected);

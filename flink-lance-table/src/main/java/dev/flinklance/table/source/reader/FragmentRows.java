@@ -1,7 +1,5 @@
 package dev.flinklance.table.source.reader;
 
-import java.util.BitSet;
-import java.util.List;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -19,27 +17,6 @@ final class FragmentRows {
   }
 
   private FragmentRows() {}
-
-  /**
-   * The offsets (row address low 32 bits) of the rows live in {@code fragmentId} at the version
-   * {@code dataset} is at: a deletion file's complement.
-   */
-  static BitSet liveOffsets(Dataset dataset, int fragmentId) throws Exception {
-    BitSet live = new BitSet();
-    ScanOptions options =
-        new ScanOptions.Builder().columns(List.of()).withRowAddress(true).batchSize(65_536).build();
-    scan(
-        dataset,
-        fragmentId,
-        options,
-        batch -> {
-          BaseIntVector addresses = rowAddresses(batch);
-          for (int i = 0; i < batch.getRowCount(); i++) {
-            live.set(offset(addresses.getValueAsLong(i)));
-          }
-        });
-    return live;
-  }
 
   static void scan(Dataset dataset, int fragmentId, ScanOptions options, BatchConsumer consumer)
       throws Exception {

@@ -11,7 +11,6 @@ import dev.flinklance.table.source.split.SplitKind;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.BitSet;
 import java.util.Deque;
 import java.util.HashMap;
 import java.util.List;
@@ -101,21 +100,27 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
               ? ChangeKeys.of(scan.changelogKey(), rows.hasStableRowIds())
               : null;
       UpdatePairs versionPairs = keys == null ? null : pairsOf(split, keys);
-      BitSet liveAfter =
+      DeletedRows deleted =
           split.kind() == SplitKind.DELETED_ROWS
-              ? FragmentRows.liveOffsets(dataset(split, split.version()), split.fragmentId())
+              ? DeletedRows.of(rows, dataset(split, split.version()), split.fragmentId())
               : null;
-      choice = new RowChoice(split, keys, versionPairs, liveAfter);
+      DeletedRows picked = deleted == null || deleted.named() ? null : deleted;
+      choice = new RowChoice(split, keys, versionPairs, picked);
       List<String> columns = new ArrayList<>(scan.columns());
       if (keys != null) {
         keys.columns().stream().filter(c -> !columns.contains(c)).forEach(columns::add);
       }
-      long offset = liveAfter == null ? split.rowsEmitted() : 0;
+      // Named rows come in address order, so that Lance's offset resumes after those emitted.
+      long offset = picked == null ? split.rowsEmitted() : 0;
       scanner =
           rows.getFragment(split.fragmentId())
               .newScan(
                   scan.scanOptions(
-                      offset, columns, keys != null && keys.rowId(), liveAfter != null));
+                      offset,
+                      columns,
+                      keys != null && keys.rowId(),
+                      picked != null,
+                      deleted == null ? null : deleted.filter()));
       batches = scanner.scanBatches();
       return true;
     } catch (LanceDatasetException e) {

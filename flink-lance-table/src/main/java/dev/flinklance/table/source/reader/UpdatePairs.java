@@ -2,7 +2,6 @@ package dev.flinklance.table.source.reader;
 
 import dev.flinklance.commit.VersionChange;
 import dev.flinklance.table.source.LanceScan;
-import java.util.BitSet;
 import org.apache.arrow.vector.BaseIntVector;
 import org.apache.flink.types.RowKind;
 import org.lance.Dataset;
@@ -42,21 +41,22 @@ final class UpdatePairs {
     }
     SortedLongs removed = new SortedLongs();
     SortedLongs added = new SortedLongs();
-    ScanOptions keysOnly = scan.scanOptions(0, keys.columns(), keys.rowId(), false);
+    ScanOptions keysOnly = scan.scanOptions(0, keys.columns(), keys.rowId(), false, null);
     for (int fragment : change.removedFragments()) {
       FragmentRows.scan(before, fragment, keysOnly, batch -> addAll(keys, batch, removed));
     }
-    ScanOptions keysAndAddresses = scan.scanOptions(0, keys.columns(), keys.rowId(), true);
     for (int fragment : change.deletedRowsFragments()) {
-      BitSet live = FragmentRows.liveOffsets(after, fragment);
+      DeletedRows deleted = DeletedRows.of(before, after, fragment);
+      ScanOptions options =
+          scan.scanOptions(0, keys.columns(), keys.rowId(), !deleted.named(), deleted.filter());
       FragmentRows.scan(
           before,
           fragment,
-          keysAndAddresses,
+          options,
           batch -> {
-            BaseIntVector addresses = FragmentRows.rowAddresses(batch);
+            BaseIntVector addresses = deleted.named() ? null : FragmentRows.rowAddresses(batch);
             for (int i = 0; i < batch.getRowCount(); i++) {
-              if (!live.get(FragmentRows.offset(addresses.getValueAsLong(i)))) {
+              if (addresses == null || deleted.contains(addresses.getValueAsLong(i))) {
                 removed.add(keys.keyOf(batch, i));
               }
             }
