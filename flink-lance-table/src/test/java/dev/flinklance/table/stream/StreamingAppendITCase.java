@@ -21,11 +21,16 @@ import java.util.stream.LongStream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
 import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
@@ -115,6 +120,63 @@ class StreamingAppendITCase {
     }
     List<Long> versions = RecordOrder.ids(token).stream().map(id -> versionOf(id)).toList();
     assertThat(versions).hasSize(900).isSorted();
+  }
+
+  /**
+   * Stopped with a savepoint while versions are half read and started again from it: the splits the
+   * readers restore are read to their end before a later version's, and every row comes once.
+   */
+  @Test
+  void keepsTheVersionOrderAcrossARestore() throws Exception {
+    createTable();
+    append(0, 300, 100);
+    for (long version = 3; version <= 8; version++) {
+      long from = 300 + (version - 3) * 100;
+      append(from, from + 100, 25);
+    }
+    String token = UUID.randomUUID().toString();
+    JobClient first = startOrdered(token, null);
+    awaitIds(token, 250);
+    String savepoint =
+        first
+            .stopWithSavepoint(
+                false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+            .get();
+    assertThat(RecordOrder.ids(token).size()).isLessThan(900);
+    JobClient second = startOrdered(token, savepoint);
+    awaitIds(token, 900);
+    second.cancel().get();
+
+    List<Long> ids = RecordOrder.ids(token);
+    assertThat(ids).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 900).boxed().toList());
+    assertThat(ids.stream().map(id -> versionOf(id)).toList()).isSorted();
+  }
+
+  private JobClient startOrdered(String token, String savepoint) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    if (savepoint != null) {
+      env.configure(
+          new Configuration().set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint),
+          getClass().getClassLoader());
+    }
+    env.setParallelism(2);
+    env.enableCheckpointing(100);
+    LanceSource everyVersion = streaming().startAfterVersion(1).batchSize(8).build();
+    env.fromSource(everyVersion, WatermarkStrategy.noWatermarks(), "lance")
+        .uid("lance-source")
+        .map(new RecordOrder(token, 2))
+        .uid("order")
+        .returns(TestRows.TYPE_INFO)
+        .sinkTo(new DiscardingSink<>());
+    return env.executeAsync();
+  }
+
+  private static void awaitIds(String token, int count) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (RecordOrder.ids(token).size() < count) {
+      assertThat(System.nanoTime()).as("%d rows read", count).isLessThan(deadline);
+      Thread.sleep(20);
+    }
   }
 
   /** Ids 0..299 came with version 2, then 100 per version. */
@@ -217,14 +279,23 @@ class StreamingAppendITCase {
     }
   }
 
-  /** Records the ids of the rows, in the order they leave the readers it is chained to. */
+  /**
+   * Records the ids of the rows, in the order they leave the readers it is chained to; can slow
+   * them down.
+   */
   private static final class RecordOrder implements MapFunction<RowData, RowData> {
     private static final long serialVersionUID = 1L;
     private static final Map<String, List<Long>> IDS = new ConcurrentHashMap<>();
     private final String token;
+    private final long pauseMillis;
 
     RecordOrder(String token) {
+      this(token, 0);
+    }
+
+    RecordOrder(String token, long pauseMillis) {
       this.token = token;
+      this.pauseMillis = pauseMillis;
     }
 
     static List<Long> ids(String token) {
@@ -232,7 +303,8 @@ class StreamingAppendITCase {
     }
 
     @Override
-    public RowData map(RowData row) {
+    public RowData map(RowData row) throws InterruptedException {
+      Thread.sleep(pauseMillis);
       IDS.computeIfAbsent(token, t -> Collections.synchronizedList(new ArrayList<>()))
           .add(row.getLong(0));
       return row;
