@@ -100,8 +100,8 @@ public class LanceDynamicTableFactory
     requireVectorSearchApi();
     Map<String, String> options = validatedOptions(context);
     LanceSourceConfig config =
-        invalidIsValidation(() -> LanceSourceConfig.from(toConfig(options)))
-            .withChangelogKey(primaryKey(context));
+        invalidIsValidation(
+            () -> LanceSourceConfig.from(toConfig(options)).withChangelogKey(primaryKey(context)));
     invalidIsValidation(() -> VectorSearchConfig.from(options, Map.of()));
     LanceReadSchema schema =
         TableVersions.readSchema(config.dataset(), config.version(), config.tag());

@@ -73,12 +73,10 @@ final class LanceDynamicTableSource
     return config.changelog() ? ChangelogMode.all() : ChangelogMode.insertOnly();
   }
 
-  /** A changelog read runs at parallelism 1: one reader keeps each key's changes in order. */
   @Override
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
     LanceScan scan = config.scan(producedType, pushedFilter(), limit);
-    return SourceProvider.of(
-        LanceSource.of(scan), config.changelog() ? Integer.valueOf(1) : config.parallelism());
+    return SourceProvider.of(LanceSource.of(scan), config.parallelism());
   }
 
   @Override

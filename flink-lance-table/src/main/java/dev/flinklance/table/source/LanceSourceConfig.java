@@ -70,12 +70,6 @@ public record LanceSourceConfig(
         parallelism == null || parallelism > 0,
         FactoryUtil.SOURCE_PARALLELISM,
         "must be positive, got " + parallelism);
-    require(
-        parallelism == null || parallelism == 1 || streaming == null || !streaming.changelog(),
-        FactoryUtil.SOURCE_PARALLELISM,
-        "must be 1 with 'scan.changelog' = 'true' (one reader keeps every key's changes in"
-            + " order), got "
-            + parallelism);
     return new LanceSourceConfig(
         LanceDatasetOptions.dataset(path, options),
         version,
@@ -86,24 +80,11 @@ public record LanceSourceConfig(
         parallelism);
   }
 
+  /**
+   * The streaming read the options ask for, or null. The streaming keys are checked in a bounded
+   * read too, and ignored there: a table's options may tune the streaming reads that hints ask for.
+   */
   private static StreamingRead streaming(Configuration options) {
-    if (!options.get(SCAN_STREAMING)) {
-      for (ConfigOption<?> option :
-          List.of(
-              SCAN_STARTUP_MODE,
-              SCAN_STARTUP_VERSION,
-              SCAN_STARTUP_TIMESTAMP_MILLIS,
-              SCAN_DISCOVERY_INTERVAL,
-              SCAN_CHANGELOG,
-              SCAN_ON_OVERWRITE,
-              SCAN_ON_DELETE)) {
-        require(
-            !options.contains(option),
-            option,
-            "applies to streaming reads only; set 'scan.streaming' = 'true'");
-      }
-      return null;
-    }
     StartupMode mode = options.get(SCAN_STARTUP_MODE);
     Long startVersion = options.get(SCAN_STARTUP_VERSION);
     Long startMillis = options.get(SCAN_STARTUP_TIMESTAMP_MILLIS);
@@ -133,15 +114,17 @@ public record LanceSourceConfig(
         !changelog || !options.contains(SCAN_ON_DELETE),
         SCAN_ON_DELETE,
         "applies to append-only reads; with 'scan.changelog' = 'true' deletions are emitted");
-    return new StreamingRead(
-        mode,
-        startVersion,
-        startMillis,
-        interval,
-        changelog,
-        onOverwrite,
-        options.get(SCAN_ON_DELETE),
-        List.of());
+    StreamingRead read =
+        new StreamingRead(
+            mode,
+            startVersion,
+            startMillis,
+            interval,
+            changelog,
+            onOverwrite,
+            options.get(SCAN_ON_DELETE),
+            List.of());
+    return options.get(SCAN_STREAMING) ? read : null;
   }
 
   /** {@code option} is set if and only if the startup mode is {@code mode}. */
@@ -160,11 +143,21 @@ public record LanceSourceConfig(
     }
   }
 
-  /** The pairing key of a changelog read: the table's primary key columns. */
+  /**
+   * The pairing key of a changelog read: the table's primary key columns.
+   *
+   * @throws IllegalArgumentException for {@code scan.parallelism} in a changelog read without a
+   *     key: Flink partitions the changes of a source of its own parallelism by the primary key
+   */
   public LanceSourceConfig withChangelogKey(List<String> columns) {
     if (streaming == null || !streaming.changelog()) {
       return this;
     }
+    require(
+        parallelism == null || !columns.isEmpty(),
+        FactoryUtil.SOURCE_PARALLELISM,
+        "with 'scan.changelog' = 'true' it needs the table's PRIMARY KEY, by which Flink"
+            + " partitions the changes after the source");
     return new LanceSourceConfig(
         dataset,
         version,

@@ -21,10 +21,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.RichMapFunction;
+import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -393,19 +398,56 @@ class StreamingChangelogITCase {
     }
   }
 
+  /**
+   * At parallelism 2 one reader reads every split and the other stays idle, so that a key's changes
+   * reach a keyed operator of any parallelism in order.
+   */
   @Test
-  void aChangelogReadNeedsParallelismOne() throws Exception {
-    createTable(false, 5);
+  void aChangelogReadUsesOneReader() throws Exception {
+    createTable(true, 40);
+    String token = UUID.randomUUID().toString();
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(2);
-    try (ChangeStream stream =
-        ChangeStream.start(
-            env,
-            env.fromSource(changelog().build(), WatermarkStrategy.noWatermarks(), "lance"),
-            StreamingChangelogITCase::format)) {
-      assertPermanent(
-          stream.failure(),
-          "a changelog read ('scan.changelog' = 'true') needs the source at parallelism 1, not 2");
+    DataStream<RowData> changes =
+        env.fromSource(changelog().build(), WatermarkStrategy.noWatermarks(), "lance")
+            .map(new RecordReader(token))
+            .returns(TestRows.TYPE_INFO)
+            .keyBy(row -> row.getLong(0))
+            .map(row -> row)
+            .returns(TestRows.TYPE_INFO);
+    try (ChangeStream stream = ChangeStream.start(env, changes, StreamingChangelogITCase::format)) {
+      KeyedChangelog changelog = new KeyedChangelog().apply(stream.take(40));
+      for (int step = 0; step < 10; step++) {
+        upsert(Map.of((long) step, "step-" + step, (long) step + 1, "step-" + step));
+        TestTables.delete(table, "id = " + (20 + step));
+      }
+      List<String> expected = tableRows();
+      stream.takeUntil(
+          more -> {
+            changelog.apply(more.subList(changelog.appliedCount() - 40, more.size()));
+            return changelog.rows().equals(expected);
+          });
+      assertThat(changelog.violations()).isEmpty();
+    }
+    assertThat(RecordReader.READERS.get(token)).hasSize(1);
+  }
+
+  /** Records which source subtasks (it is chained to them) emitted rows. */
+  private static final class RecordReader extends RichMapFunction<RowData, RowData> {
+    private static final long serialVersionUID = 1L;
+    static final Map<String, Set<Integer>> READERS = new ConcurrentHashMap<>();
+    private final String token;
+
+    RecordReader(String token) {
+      this.token = token;
+    }
+
+    @Override
+    public RowData map(RowData row) {
+      READERS
+          .computeIfAbsent(token, t -> ConcurrentHashMap.newKeySet())
+          .add(getRuntimeContext().getTaskInfo().getIndexOfThisSubtask());
+      return row;
     }
   }
 

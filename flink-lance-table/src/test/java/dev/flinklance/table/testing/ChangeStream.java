@@ -12,7 +12,9 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 /**
@@ -24,12 +26,12 @@ public final class ChangeStream implements AutoCloseable {
 
   private final BlockingQueue<String> rows = new LinkedBlockingQueue<>();
   private final AtomicReference<Throwable> failure = new AtomicReference<>();
-  private final CloseableIterator<RowData> iterator;
+  private final CloseableIterator<?> iterator;
   private final JobClient job;
   private final Thread collector;
 
-  private ChangeStream(
-      CloseableIterator<RowData> iterator, JobClient job, Function<RowData, String> format) {
+  private <T> ChangeStream(
+      CloseableIterator<T> iterator, JobClient job, Function<T, String> format) {
     this.iterator = iterator;
     this.job = job;
     this.collector =
@@ -55,6 +57,11 @@ public final class ChangeStream implements AutoCloseable {
       throws Exception {
     CloseableIterator<RowData> iterator = stream.collectAsync();
     return new ChangeStream(iterator, env.executeAsync(), format);
+  }
+
+  /** Starts a query's job: rows as Flink SQL prints them ({@code +I[1, a]}). */
+  public static ChangeStream start(TableResult result) {
+    return new ChangeStream(result.collect(), result.getJobClient().orElseThrow(), Row::toString);
   }
 
   public JobID jobId() {

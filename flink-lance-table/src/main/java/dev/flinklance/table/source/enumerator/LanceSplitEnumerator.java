@@ -31,6 +31,9 @@ import org.slf4j.LoggerFactory;
  * out; a streaming one looks for new versions every {@code scan.discovery-interval} ({@link
  * ChangePlanner}), off the coordinator thread.
  *
+ * <p>A changelog read hands every split to one reader, the others stay idle: the changes of a key
+ * then leave the source, and travel the operators chained to it, on one path, in order.
+ *
  * <p>After a restore the enumerator does not know which of the splits assigned before the
  * checkpoint the readers still hold: it assigns nothing until every reader has said so.
  */
@@ -56,6 +59,9 @@ public final class LanceSplitEnumerator
   private volatile VersionMark planned;
 
   private int discoveryFailures;
+
+  /** In a changelog read, the one reader that reads every split; null until it is known. */
+  private Integer changelogReader;
 
   private LanceSplitEnumerator(
       SplitEnumeratorContext<LanceSplit> context,
@@ -101,15 +107,6 @@ public final class LanceSplitEnumerator
   public void start() {
     if (planner == null) {
       return;
-    }
-    if (scan.changelog() && context.currentParallelism() != 1) {
-      throw new PermanentDatasetException(
-          scan.dataset().uri(),
-          String.format(
-              "a changelog read ('scan.changelog' = 'true') needs the source at parallelism 1,"
-                  + " not %d: one reader keeps the changes of every key in commit order",
-              context.currentParallelism()),
-          null);
     }
     long interval = scan.streaming().discoveryInterval().toMillis();
     context.callAsync(this::discover, this::discovered, 0, interval);
@@ -171,6 +168,9 @@ public final class LanceSplitEnumerator
         LOG.info("Reader {} holds {} splits from its checkpoint", subtaskId, holding.splits());
       }
       holding.splits().forEach(split -> inFlight.put(split.splitId(), split));
+      if (scan.changelog() && !holding.splits().isEmpty()) {
+        changelogReader = subtaskId; // its restored split's rows went that way: the rest follow
+      }
       unreported.remove(subtaskId);
     } else if (event instanceof ReaderEvents.Finished finished) {
       finished.splitIds().forEach(inFlight::remove);
@@ -199,11 +199,17 @@ public final class LanceSplitEnumerator
   }
 
   private void assignInOrder() {
+    if (scan.changelog() && changelogReader == null) {
+      changelogReader = 0;
+    }
     for (Iterator<Integer> readers = waiting.iterator(); readers.hasNext(); ) {
       int reader = readers.next();
       if (!context.registeredReaders().containsKey(reader)) {
         readers.remove(); // failed since it asked; it asks again when it is back
         continue;
+      }
+      if (changelogReader != null && reader != changelogReader) {
+        continue; // idle for good
       }
       if (pending.isEmpty()) {
         if (planner == null) {
