@@ -52,7 +52,7 @@ public final class LanceSourceOptions {
           .withDescription(
               "Follow the table: after the start position (scan.startup.mode), read every new"
                   + " version once, in version order, without end. false reads one version and"
-                  + " ends.");
+                  + " ends; the streaming keys are then checked and ignored.");
 
   public static final ConfigOption<StartupMode> SCAN_STARTUP_MODE =
       ConfigOptions.key("scan.startup.mode")
@@ -96,8 +96,8 @@ public final class LanceSourceOptions {
           .withDescription(
               "Streaming read of every change: rows a version deletes as -D (or -U), rows it adds"
                   + " as +I (or +U, an update paired with its old row by the PRIMARY KEY, else by"
-                  + " Lance's stable row id). One reader reads all of them in order (parallelism"
-                  + " 1). false reads appended rows only (+I).");
+                  + " Lance's stable row id). One reader reads all of them, in order; the source's"
+                  + " other readers stay idle. false reads appended rows only (+I).");
 
   public static final ConfigOption<OnOverwrite> SCAN_ON_OVERWRITE =
       ConfigOptions.key("scan.on-overwrite")

@@ -170,12 +170,8 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
   private LanceDatasetException failure(String action, LanceSplit split, Exception cause) {
     String problem =
         String.format(
-            "cannot %s fragment %d of version %d (%s rows of version %d)",
-            action,
-            split.fragmentId(),
-            split.readVersion(),
-            split.kind().name().toLowerCase(java.util.Locale.ROOT),
-            split.version());
+            "cannot %s fragment %d of version %d (%s)",
+            action, split.fragmentId(), split.readVersion(), split.describeRows());
     String uri = scan.dataset().uri();
     return LanceErrors.isNotFound(cause)
         ? new PermanentDatasetException(uri, problem, cause)

@@ -33,6 +33,15 @@ public record LanceSplit(
     return kind.readsPreviousVersion() ? version - 1 : version;
   }
 
+  /** Which rows the split reads, for messages: "the rows version 5 deleted". */
+  public String describeRows() {
+    return switch (kind) {
+      case SNAPSHOT -> "the rows of version " + version;
+      case ADDED -> "the rows version " + version + " added";
+      case REMOVED, DELETED_ROWS -> "the rows version " + version + " deleted";
+    };
+  }
+
   @Override
   public String splitId() {
     return String.format("v%d-%s-f%d", version, kind, fragmentId);
