@@ -164,8 +164,8 @@ public final class ReadBenchmark {
     return rows;
   }
 
-  /** Writes the table unless a complete one is there. */
-  private static void ensureTable(String uri, int rows) throws Exception {
+  /** Writes the table (one version, fragments of 50,000 rows) unless a complete one is there. */
+  static void ensureTable(String uri, int rows) throws Exception {
     LanceDataset table = new LanceDataset(uri, Map.of());
     try (BufferAllocator allocator = new RootAllocator()) {
       Optional<Dataset> existing = table.openIfExists(allocator);
@@ -188,7 +188,8 @@ public final class ReadBenchmark {
     }
   }
 
-  private static List<FragmentMetadata> writeFragment(
+  /** The benchmark's rows [from, to) as one fragment file, not committed. */
+  static List<FragmentMetadata> writeFragment(
       String uri, BufferAllocator allocator, int from, int to) {
     try (VectorSchemaRoot root = VectorSchemaRoot.create(BenchRows.ARROW_SCHEMA, allocator)) {
       BenchRows.fill(root, from, to);
