@@ -54,7 +54,7 @@ class StampedCommit implements Serializable {
     Dataset base = current;
     try {
       for (int attempt = 1; ; attempt++) {
-        KeyedUpdate update = KeyedUpdate.plan(base, key, committable);
+        KeyedUpdate update = plan(base, committable);
         try {
           return new Committed(commit(base, update.operation(), committable), Optional.of(update));
         } catch (LanceDatasetException e) {
@@ -79,6 +79,11 @@ class StampedCommit implements Serializable {
         base.close();
       }
     }
+  }
+
+  /** The Update of an upsert on {@code base}'s version. */
+  KeyedUpdate plan(Dataset base, LanceCommittable committable) {
+    return KeyedUpdate.plan(base, key, committable);
   }
 
   private Dataset newest(Dataset base) {
