@@ -1,9 +1,5 @@
 package dev.flinklance.testing;
 
-import java.io.ByteArrayInputStream;
-import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,15 +8,11 @@ import java.util.List;
 import java.util.Map;
 import java.util.StringJoiner;
 import java.util.TreeMap;
-import org.apache.arrow.c.ArrowArrayStream;
-import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowStreamReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -37,7 +29,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
 import org.lance.Dataset;
 import org.lance.WriteParams;
-import org.lance.merge.MergeInsertParams;
 
 /**
  * A deterministic changelog over a bounded key space, the reference model it must produce, and the
@@ -202,15 +193,8 @@ public final class Changelog implements java.io.Serializable {
               }
             });
         if (!upserts.isEmpty()) {
-          try (ArrowArrayStream stream = stream(allocator, schema, upserts)) {
-            Dataset merged =
-                dataset
-                    .mergeInsert(
-                        new MergeInsertParams(List.of("id"))
-                            .withMatchedUpdateAll()
-                            .withNotMatched(MergeInsertParams.WhenNotMatched.InsertAll),
-                        stream)
-                    .dataset();
+          try (VectorSchemaRoot rows = rows(allocator, schema, upserts)) {
+            Dataset merged = LanceTestTables.mergeInsert(dataset, List.of("id"), rows);
             if (dataset != created) {
               dataset.close();
             }
@@ -230,37 +214,24 @@ public final class Changelog implements java.io.Serializable {
     }
   }
 
-  private static ArrowArrayStream stream(
+  private static VectorSchemaRoot rows(
       BufferAllocator allocator, Schema schema, Map<Long, List<Object>> rows) {
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
-    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, bytes)) {
-      BigIntVector id = (BigIntVector) root.getVector("id");
-      VarCharVector name = (VarCharVector) root.getVector("name");
-      BigIntVector version = (BigIntVector) root.getVector("version");
-      int i = 0;
-      for (List<Object> row : rows.values()) {
-        id.setSafe(i, (Long) row.get(0));
-        if (row.get(1) == null) {
-          name.setNull(i);
-        } else {
-          name.setSafe(i, ((String) row.get(1)).getBytes(StandardCharsets.UTF_8));
-        }
-        version.setSafe(i, (Long) row.get(2));
-        i++;
+    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+    BigIntVector id = (BigIntVector) root.getVector("id");
+    VarCharVector name = (VarCharVector) root.getVector("name");
+    BigIntVector version = (BigIntVector) root.getVector("version");
+    int i = 0;
+    for (List<Object> row : rows.values()) {
+      id.setSafe(i, (Long) row.get(0));
+      if (row.get(1) == null) {
+        name.setNull(i);
+      } else {
+        name.setSafe(i, ((String) row.get(1)).getBytes(StandardCharsets.UTF_8));
       }
-      root.setRowCount(i);
-      writer.start();
-      writer.writeBatch();
-      writer.end();
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
+      version.setSafe(i, (Long) row.get(2));
+      i++;
     }
-    ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
-    Data.exportArrayStream(
-        allocator,
-        new ArrowStreamReader(new ByteArrayInputStream(bytes.toByteArray()), allocator),
-        stream);
-    return stream;
+    root.setRowCount(i);
+    return root;
   }
 }

@@ -188,6 +188,39 @@ public final class LanceTestTables {
     return commits(uri, storageOptions).stream().filter(c -> c.checkpointId() != null).toList();
   }
 
+  /**
+   * Lance's own merge-insert of {@code rows} on {@code on}: matched rows updated, others inserted.
+   *
+   * @return the table at the version the merge-insert committed
+   */
+  public static Dataset mergeInsert(Dataset dataset, List<String> on, VectorSchemaRoot rows) {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    try (org.apache.arrow.vector.ipc.ArrowStreamWriter writer =
+        new org.apache.arrow.vector.ipc.ArrowStreamWriter(rows, null, bytes)) {
+      writer.start();
+      writer.writeBatch();
+      writer.end();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    BufferAllocator allocator = dataset.allocator();
+    try (org.apache.arrow.c.ArrowArrayStream stream =
+        org.apache.arrow.c.ArrowArrayStream.allocateNew(allocator)) {
+      org.apache.arrow.c.Data.exportArrayStream(
+          allocator,
+          new org.apache.arrow.vector.ipc.ArrowStreamReader(
+              new java.io.ByteArrayInputStream(bytes.toByteArray()), allocator),
+          stream);
+      return dataset
+          .mergeInsert(
+              new org.lance.merge.MergeInsertParams(on)
+                  .withMatchedUpdateAll()
+                  .withNotMatched(org.lance.merge.MergeInsertParams.WhenNotMatched.InsertAll),
+              stream)
+          .dataset();
+    }
+  }
+
   /** Data files under the (local) table that no fragment of the latest version references. */
   public static Set<String> unreferencedDataFiles(String uri) {
     Set<String> referenced = referencedDataFiles(uri, Map.of());

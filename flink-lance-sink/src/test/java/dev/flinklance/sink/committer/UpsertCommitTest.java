@@ -28,6 +28,9 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
 import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.BeforeEach;
@@ -165,8 +168,8 @@ class UpsertCommitTest {
 
   /**
    * An upsert deletes the old row and writes a new one: on a stable-row-id table the row gets a new
-   * row id, created and last updated at the commit's version. Lance's own merge-insert keeps the
-   * row id and the creation version (lance-core 7.0.0 sets those only in its own Update).
+   * row id, created and last updated at the commit's version. Lance's own merge-insert on the same
+   * table keeps the row id and the creation version and sets the last update.
    */
   @Test
   void anUpdatedRowOfAStableRowIdTableGetsANewRowIdUnlikeMergeInsert() throws Exception {
@@ -193,6 +196,20 @@ class UpsertCommitTest {
         .containsExactly(version, version);
     assertThat(before.subList(1, 3)).containsExactly(2L, 2L);
     assertThat(lineageOf(0)).as("rows not changed keep theirs").containsExactly(0L, 2L, 2L);
+
+    List<Object> beforeMerge = lineageOf(2);
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open(table, allocator);
+        VectorSchemaRoot row = VectorSchemaRoot.create(TestFragments.SCHEMA, allocator)) {
+      ((BigIntVector) row.getVector("id")).setSafe(0, 2);
+      ((VarCharVector) row.getVector("name")).setSafe(0, "merged".getBytes());
+      row.setRowCount(1);
+      LanceTestTables.mergeInsert(dataset, List.of("id"), row).close();
+    }
+    assertThat(lineageOf(2))
+        .as("merge-insert: the same _rowid and creation, a new last update")
+        .containsExactly(
+            beforeMerge.get(0), beforeMerge.get(1), LanceTestTables.latestVersion(table));
   }
 
   private List<Object> lineageOf(long id) {
