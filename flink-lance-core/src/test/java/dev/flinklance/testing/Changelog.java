@@ -35,8 +35,9 @@ import org.lance.WriteParams;
  * same changes applied by Lance's own merge-insert. Change {@code i} is a pure function of {@code
  * i}: the first {@code inserts} changes insert keys 0, 1, 2, ...; then each change picks a key at
  * random and is an INSERT or UPDATE_AFTER (70%), an UPDATE_BEFORE (10%) or a DELETE (20%, half of
- * them carrying the key only, other columns NULL, as upsert sources send them). Rows are {@code id
- * BIGINT NOT NULL, name STRING, version BIGINT}: {@code version} is the change's number.
+ * them carrying the key only, other columns NULL, as upsert sources send them). An UPDATE_BEFORE
+ * retracts its row: the model removes its key, as the sink does. Rows are {@code id BIGINT NOT
+ * NULL, name STRING, version BIGINT}: {@code version} is the change's number.
  */
 public final class Changelog implements java.io.Serializable {
   private static final long serialVersionUID = 1L;
@@ -56,14 +57,25 @@ public final class Changelog implements java.io.Serializable {
   private final long count;
   private final long keySpace;
   private final long inserts;
+  private final boolean updateBefore;
 
   /**
    * @param inserts how many changes at the start insert new keys (0, 1, ...) before random ones
    */
   public Changelog(long count, long keySpace, long inserts) {
+    this(count, keySpace, inserts, true);
+  }
+
+  private Changelog(long count, long keySpace, long inserts, boolean updateBefore) {
     this.count = count;
     this.keySpace = keySpace;
     this.inserts = inserts;
+    this.updateBefore = updateBefore;
+  }
+
+  /** The same changelog as an upsert stream: UPDATE_AFTER where this one has UPDATE_BEFORE. */
+  public Changelog upsertsOnly() {
+    return new Changelog(count, keySpace, inserts, false);
   }
 
   public long count() {
@@ -86,7 +98,7 @@ public final class Changelog implements java.io.Serializable {
       return row(RowKind.DELETE, key, i);
     }
     if (kind < 3) {
-      return row(RowKind.UPDATE_BEFORE, key, i);
+      return row(updateBefore ? RowKind.UPDATE_BEFORE : RowKind.UPDATE_AFTER, key, i);
     }
     return row(kind % 2 == 0 ? RowKind.INSERT : RowKind.UPDATE_AFTER, key, i);
   }
