@@ -11,6 +11,8 @@ import org.apache.flink.annotation.PublicEvolving;
 public class TableReplacedException extends PermanentDatasetException {
   private static final long serialVersionUID = 1L;
 
+  private final String evidence;
+
   public TableReplacedException(String uri, String evidence) {
     super(
         uri,
@@ -19,5 +21,11 @@ public class TableReplacedException extends PermanentDatasetException {
             + "). Nothing more is committed to it. Start the job without its state (no"
             + " savepoint) to write to the new table",
         null);
+    this.evidence = evidence;
+  }
+
+  /** What shows that the table was replaced, for a reader's own message. */
+  public String evidence() {
+    return evidence;
   }
 }

@@ -39,6 +39,11 @@ public record ScalarIndex(String name, String column, Set<Integer> fragmentIds) 
     return indexes;
   }
 
+  /** Whether some fragment of the dataset's version is not in the index (new since its build). */
+  public boolean missesFragmentsOf(Dataset dataset) {
+    return dataset.getFragments().stream().anyMatch(f -> !fragmentIds.contains(f.getId()));
+  }
+
   private static Set<Integer> coverage(IndexDescription description) {
     Set<Integer> fragments = new HashSet<>();
     description.getSegments().forEach(segment -> segment.fragments().ifPresent(fragments::addAll));

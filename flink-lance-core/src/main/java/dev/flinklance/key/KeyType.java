@@ -29,7 +29,13 @@ public enum KeyType {
   DATE;
 
   /** What the messages name as the supported types. */
-  static final String SUPPORTED = "TINYINT, SMALLINT, INT, BIGINT, CHAR, VARCHAR/STRING, DATE";
+  public static final String SUPPORTED =
+      "TINYINT, SMALLINT, INT, BIGINT, CHAR, VARCHAR/STRING, DATE";
+
+  /** Whether a column of this Flink type can be a key ({@link PrimaryKey#of}). */
+  public static boolean supports(LogicalType type) {
+    return of(type).isPresent();
+  }
 
   /** The kind of a Flink column type, or empty if it cannot be a key. */
   static Optional<KeyType> of(LogicalType type) {
