@@ -8,6 +8,8 @@ import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.sink.LanceSinkOptions;
+import dev.flinklance.table.lookup.LanceLookupOptions;
+import dev.flinklance.table.lookup.LookupConfig;
 import dev.flinklance.table.source.LanceSourceConfig;
 import dev.flinklance.table.source.LanceSourceOptions;
 import dev.flinklance.table.source.ReadableAs;
@@ -34,7 +36,6 @@ import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
 
@@ -75,9 +76,9 @@ public class LanceDynamicTableFactory
   }
 
   /**
-   * Every option of the dataset, the sink, the source, the compactor and the vector search (their
-   * option classes, so that a new option is a SQL key at once), and Flink's {@code
-   * sink.parallelism}.
+   * Every option of the dataset, the sink, the source, the compactor, the vector search and the
+   * lookup join (their option classes, so that a new option is a SQL key at once), and Flink's
+   * {@code sink.parallelism}.
    */
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
@@ -88,7 +89,8 @@ public class LanceDynamicTableFactory
             LanceSinkOptions.class,
             LanceSourceOptions.class,
             LanceCompactionOptions.class,
-            VectorSearchOptions.class)) {
+            VectorSearchOptions.class,
+            LanceLookupOptions.class)) {
       options.addAll(OptionFields.of(holder));
     }
     options.remove(LanceDatasetOptions.PATH);
@@ -102,6 +104,7 @@ public class LanceDynamicTableFactory
     Map<String, String> options = validatedOptions(context);
     LanceSourceConfig config = invalidIsValidation(() -> LanceSourceConfig.from(toConfig(options)));
     invalidIsValidation(() -> VectorSearchConfig.from(options, Map.of()));
+    invalidIsValidation(() -> LookupConfig.from(options));
     LanceReadSchema schema =
         TableVersions.readSchema(config.dataset(), config.version(), config.tag());
     RowType declared = physicalRowType(context);
@@ -145,7 +148,11 @@ public class LanceDynamicTableFactory
     sinkOptions.remove(FactoryUtil.SINK_PARALLELISM.key());
     sinkOptions
         .keySet()
-        .removeIf(key -> key.startsWith("scan.") || key.startsWith(VectorSearchOptions.PREFIX));
+        .removeIf(
+            key ->
+                key.startsWith("scan.")
+                    || key.startsWith(VectorSearchOptions.PREFIX)
+                    || key.startsWith(LanceLookupOptions.PREFIX));
     Integer parallelism = toConfig(options).get(FactoryUtil.SINK_PARALLELISM);
     LanceDynamicTableSink sink =
         new LanceDynamicTableSink(
@@ -179,19 +186,11 @@ public class LanceDynamicTableFactory
   private static void checkReadable(RowType declared, LanceReadSchema schema, LanceDataset table) {
     RowType actual =
         invalidIsValidation(() -> schema.rowType(declared.getFieldNames()), table.uri());
-    for (int i = 0; i < declared.getFieldCount(); i++) {
-      LogicalType tableType = actual.getTypeAt(i);
-      LogicalType declaredType = declared.getTypeAt(i);
-      if (!ReadableAs.readableAs(tableType, declaredType)) {
-        throw new ValidationException(
-            String.format(
-                "Lance table '%s': column '%s' is declared as %s, but the table holds %s",
-                table.uri(),
-                declared.getFieldNames().get(i),
-                declaredType.asSummaryString(),
-                tableType.asSummaryString()));
-      }
-    }
+    ReadableAs.mismatch(declared, actual)
+        .ifPresent(
+            problem -> {
+              throw new ValidationException("Lance table '" + table.uri() + "': " + problem);
+            });
   }
 
   /**

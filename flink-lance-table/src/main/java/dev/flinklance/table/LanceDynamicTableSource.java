@@ -2,6 +2,7 @@ package dev.flinklance.table;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.table.filter.LanceFilters;
+import dev.flinklance.table.lookup.LookupPlanner;
 import dev.flinklance.table.source.LanceScan;
 import dev.flinklance.table.source.LanceSource;
 import dev.flinklance.table.source.LanceSourceConfig;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.VectorSearchTableSource;
@@ -25,12 +27,13 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * The SQL face of {@link LanceSource}: a bounded scan with projection, filter and limit pushed into
  * Lance. Filters Lance cannot evaluate exactly as Flink does stay in Flink. It is also the table
- * {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}), with the projection and the pushed
- * filters.
+ * {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}) and the table a lookup join reads
+ * ({@link LookupPlanner}), with the projection and the pushed filters.
  */
 final class LanceDynamicTableSource
     implements ScanTableSource,
         VectorSearchTableSource,
+        LookupTableSource,
         SupportsProjectionPushDown,
         SupportsFilterPushDown,
         SupportsLimitPushDown {
@@ -42,7 +45,7 @@ final class LanceDynamicTableSource
   private Long limit;
 
   /**
-   * @param options the table's options (the vector search reads its own from them)
+   * @param options the table's options (the vector search and the lookup join read theirs)
    */
   LanceDynamicTableSource(
       LanceSourceConfig config,
@@ -89,6 +92,12 @@ final class LanceDynamicTableSource
   @Override
   public VectorSearchRuntimeProvider getSearchRuntimeProvider(VectorSearchContext context) {
     return VectorSearchPlanner.provider(
+        config, tableSchema, options, producedType, pushedFilter(), context);
+  }
+
+  @Override
+  public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
+    return LookupPlanner.provider(
         config, tableSchema, options, producedType, pushedFilter(), context);
   }
 
