@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.table.testing.LookupJoin;
+import dev.flinklance.table.testing.LookupJoin.Probe;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.Users;
 import java.nio.file.Path;
@@ -69,16 +70,16 @@ class LookupJoinITCase {
     return options;
   }
 
-  /** Probe ids: present, absent, negative, and NULL keys. */
-  private static List<Long> probeIds() {
-    List<Long> ids = new ArrayList<>();
+  /** Probes by id: present, absent, negative, and NULL keys. */
+  private static List<Probe> probes() {
+    List<Probe> probes = new ArrayList<>();
     for (long id = -3; id < USERS + 70; id += 3) {
-      ids.add(id);
+      probes.add(Probe.ofId(id));
     }
     for (int i = 0; i < 8; i++) {
-      ids.add(null);
+      probes.add(Probe.ofId(null));
     }
-    return ids;
+    return probes;
   }
 
   private static RowData change(RowKind kind, long id, int generation) {
@@ -102,7 +103,7 @@ class LookupJoinITCase {
       assertThat(LanceScalarIndex.create(table, "id").action()).isEqualTo("updated");
     }
     assertThat(indexedFragments(table)).isEqualTo(indexed ? 1 : 0);
-    List<Long> ids = probeIds();
+    List<Probe> ids = probes();
 
     try (LookupJoin join =
         new LookupJoin(SUBTASKS, options(table.uri(), cache, async), "c.id = u.id", REFRESH)) {
@@ -141,13 +142,17 @@ class LookupJoinITCase {
   }
 
   private static void assertPhase(
-      LookupJoin join, List<Long> ids, LanceDataset table, String phase) {
-    Map<Long, List<Object>> rows = Users.read(table.uri(), Map.of());
-    long firstSeq = join.nextSeq();
-    List<String> actual = join.probe(ids, ids.size());
-    assertThat(actual)
+      LookupJoin join, List<Probe> probes, LanceDataset table, String phase) {
+    List<String> expected =
+        LookupJoin.expected(
+            probes,
+            SUBTASKS,
+            join.nextSeq(),
+            Users.read(table.uri(), Map.of()).values(),
+            (probe, row) -> probe.id() != null && probe.id().equals(row.get(0)));
+    assertThat(join.probe(probes, expected))
         .as(phase)
-        .containsExactlyInAnyOrderElementsOf(LookupJoin.expected(ids, SUBTASKS, firstSeq, rows));
+        .containsExactlyInAnyOrderElementsOf(expected);
   }
 
   private static int indexedFragments(LanceDataset table) {

@@ -6,8 +6,11 @@ import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.sink.LanceSink;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.Map;
+import java.util.function.BiPredicate;
 import java.util.stream.Collectors;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -62,16 +65,24 @@ public final class LookupJoin implements AutoCloseable {
     rows = result.collect();
   }
 
+  /** One probe row's key columns; any may be NULL. */
+  public record Probe(Long id, String tenant, Integer region) {
+    public static Probe ofId(Long id) {
+      return new Probe(id, null, null);
+    }
+  }
+
   /**
-   * Sends {@code ids} (a null is a NULL key), round robin over the subtasks, and returns the join's
-   * rows for them as strings, in no particular order; each probe of a unique key has one.
+   * Sends {@code probes}, round robin over the subtasks, and returns the join's rows for them as
+   * strings, in no particular order: as many as {@code expected} lists.
    */
-  public List<String> probe(List<Long> ids, int expectedRows) {
-    for (int i = 0; i < ids.size(); i++) {
-      probes.send(Row.of(i % subtasks, seq++, ids.get(i), "t" + i % 3, i % 10));
+  public List<String> probe(List<Probe> probes, List<String> expected) {
+    for (int i = 0; i < probes.size(); i++) {
+      Probe probe = probes.get(i);
+      this.probes.send(Row.of(i % subtasks, seq++, probe.id(), probe.tenant(), probe.region()));
     }
     List<String> joined = new ArrayList<>();
-    while (joined.size() < expectedRows) {
+    while (joined.size() < expected.size()) {
       joined.add(rows.next().toString());
     }
     return joined;
@@ -87,7 +98,8 @@ public final class LookupJoin implements AutoCloseable {
     long deadline = System.nanoTime() + PATIENCE.toNanos();
     for (int subtask = 0; subtask < subtasks; subtask++) {
       while (true) {
-        probes.send(Row.of(subtask, seq++, SENTINEL, null, null));
+        // the sentinel's row matches by id, (tenant, id) and region
+        probes.send(Row.of(subtask, seq++, SENTINEL, "t-1", (int) (SENTINEL % 10)));
         Row row = rows.next();
         if (expected.equals(String.valueOf(row.getField(6)))) {
           break;
@@ -105,25 +117,44 @@ public final class LookupJoin implements AutoCloseable {
   }
 
   /**
-   * The join's rows the probes of {@code ids} must give (LEFT JOIN by id) against {@code table}.
+   * The rows the LEFT JOIN of {@code probes}, sent from {@code firstSeq} on, must give against the
+   * table's rows ({@link Users#read}) under the join condition {@code on}.
    */
   public static List<String> expected(
-      List<Long> ids, int subtasks, long firstSeq, Map<Long, List<Object>> table) {
+      List<Probe> probes,
+      int subtasks,
+      long firstSeq,
+      Collection<List<Object>> table,
+      BiPredicate<Probe, List<Object>> on) {
     List<String> rows = new ArrayList<>();
-    for (int i = 0; i < ids.size(); i++) {
-      Long id = ids.get(i);
-      List<Object> match = id == null ? null : table.get(id);
-      List<Object> values = new ArrayList<>(List.of(i % subtasks, firstSeq + i));
-      values.add(id);
-      if (match == null) {
-        values.addAll(java.util.Arrays.asList(null, null, null, null));
-      } else {
-        values.addAll(match);
+    for (int i = 0; i < probes.size(); i++) {
+      Probe probe = probes.get(i);
+      List<List<Object>> matches = table.stream().filter(row -> on.test(probe, row)).toList();
+      for (List<Object> right :
+          matches.isEmpty() ? List.of(Arrays.asList(null, null, null, null)) : matches) {
+        List<Object> values = new ArrayList<>(List.of(i % subtasks, firstSeq + i));
+        values.add(probe.id());
+        values.addAll(right);
+        rows.add(
+            "+I[" + values.stream().map(String::valueOf).collect(Collectors.joining(", ")) + "]");
       }
-      rows.add(
-          "+I[" + values.stream().map(String::valueOf).collect(Collectors.joining(", ")) + "]");
     }
     return rows;
+  }
+
+  /** Sends {@code probe} again and again until the job fails, and returns its failure. */
+  public Throwable probeUntilTheJobFails(Probe probe) throws InterruptedException {
+    long deadline = System.nanoTime() + PATIENCE.toNanos();
+    while (System.nanoTime() < deadline) {
+      probes.send(Row.of(0, seq++, probe.id(), probe.tenant(), probe.region()));
+      try {
+        rows.next();
+      } catch (RuntimeException e) {
+        return e;
+      }
+      Thread.sleep(50);
+    }
+    throw new AssertionError("the job did not fail within " + PATIENCE);
   }
 
   public long nextSeq() {
