@@ -117,6 +117,7 @@ class ConnectorLicensingITCase {
           List.of(
               "META-INF/LICENSE",
               "META-INF/licenses/LICENSE.jakarta-edl",
+              "META-INF/licenses/LICENSE.jaxb-api-cddl",
               "META-INF/licenses/LICENSE.reactive-streams")) {
         assertThat(jar.getEntry(license)).as(license).isNotNull();
       }
@@ -126,7 +127,11 @@ class ConnectorLicensingITCase {
             .contains("Version 2.0, January 2004");
       }
     }
-    for (String section : List.of("Eclipse Distribution License", "MIT No Attribution")) {
+    for (String section :
+        List.of(
+            "Eclipse Distribution License",
+            "Common Development and Distribution",
+            "MIT No Attribution")) {
       assertThat(notice()).as(section).contains(section);
     }
   }
