@@ -143,20 +143,50 @@ class VectorSearchITCase {
             query(env, String.format(search, ", MAP['vector-search.prefilter', 'false']")));
     for (int q = 0; q < QUERIES.length; q++) {
       float[] query = QUERIES[q];
-      List<Hit> c1 =
-          IntStream.range(0, DOCS.length)
-              .filter(i -> i % 3 == 1)
-              .mapToObj(i -> new Hit(i, VectorData.distance(VectorMetric.L2, query, DOCS[i])))
-              .sorted(Comparator.comparingDouble(Hit::distance))
-              .limit(K)
-              .toList();
-      assertHits(prefiltered.get((long) q), c1, "prefilter, query " + q);
+      assertHits(prefiltered.get((long) q), nearestInC1(query), "prefilter, query " + q);
       List<Hit> nearestInC1 =
           VectorData.nearest(VectorMetric.L2, DOCS, query, K).stream()
               .filter(hit -> hit.id() % 3 == 1)
               .toList();
       assertHits(
           postfiltered.getOrDefault((long) q, List.of()), nearestInC1, "postfilter, query " + q);
+    }
+  }
+
+  /** The exact {@code K} nearest rows of category c1 (ids 1, 4, 7, ...). */
+  private static List<Hit> nearestInC1(float[] query) {
+    return IntStream.range(0, DOCS.length)
+        .filter(i -> i % 3 == 1)
+        .mapToObj(i -> new Hit(i, VectorData.distance(VectorMetric.L2, query, DOCS[i])))
+        .sorted(Comparator.comparingDouble(Hit::distance))
+        .limit(K)
+        .toList();
+  }
+
+  /**
+   * The pushed filter reaches Lance through JNI, where a literal outside the Basic Multilingual
+   * Plane used to fail the search ("invalid utf-8 sequence"); Flink cannot keep the filter instead.
+   */
+  @Test
+  void filterLiteralOutsideTheBasicPlane() {
+    String emojiDocs = dir.resolve("emoji-docs").toString();
+    VectorData.writeDocs(emojiDocs, DOCS, 100, id -> id % 3 == 1 ? "c😀" : "c" + id % 3);
+    TableEnvironment env = streaming("");
+    exec(
+        env,
+        "CREATE TABLE emoji_docs (id BIGINT, category STRING, embedding ARRAY<FLOAT NOT NULL>)"
+            + " WITH ('connector' = 'lance', 'path' = '"
+            + emojiDocs
+            + "')");
+    Map<Long, List<Hit>> found =
+        VectorData.hitsByQuery(
+            query(
+                env,
+                "SELECT qid, id, score FROM queries, LATERAL TABLE(VECTOR_SEARCH((SELECT id,"
+                    + " embedding FROM emoji_docs WHERE category = 'c😀'), DESCRIPTOR(embedding),"
+                    + " queries.vec, 5))"));
+    for (int q = 0; q < QUERIES.length; q++) {
+      assertHits(found.get((long) q), nearestInC1(QUERIES[q]), "query " + q);
     }
   }
 
