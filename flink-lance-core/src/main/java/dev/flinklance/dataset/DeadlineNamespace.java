@@ -73,7 +73,9 @@ final class DeadlineNamespace implements LanceNamespace {
     } catch (TimeoutException e) {
       result.cancel(true);
       throw new NamespaceException(
-          connection, what + " got no answer within " + connection.timeout().toSeconds() + " s", null);
+          connection,
+          what + " got no answer within " + connection.timeout().toSeconds() + " s",
+          null);
     } catch (InterruptedException e) {
       result.cancel(true);
       Thread.currentThread().interrupt();
@@ -108,7 +110,8 @@ final class DeadlineNamespace implements LanceNamespace {
 
   @Override
   public DescribeNamespaceResponse describeNamespace(DescribeNamespaceRequest request) {
-    return call("describe namespace " + request.getId(), () -> namespace.describeNamespace(request));
+    return call(
+        "describe namespace " + request.getId(), () -> namespace.describeNamespace(request));
   }
 
   @Override

@@ -29,10 +29,10 @@ import org.slf4j.LoggerFactory;
  * Where a Lance table lives and how to reach it: its URI and the storage options that go with every
  * Lance call. All Lance failures leave here with the table's URI in the message.
  *
- * <p>A table served by a Lance Namespace also knows it ({@link #namespaceTable}): its storage options
- * then include what the namespace vends (temporary credentials, asked again before they expire),
- * and it is opened through the namespace, so that Lance refreshes the credentials of an open
- * dataset itself.
+ * <p>A table served by a Lance Namespace also knows it ({@link #namespaceTable}): its storage
+ * options then include what the namespace vends (temporary credentials, asked again before they
+ * expire), and it is opened through the namespace, so that Lance refreshes the credentials of an
+ * open dataset itself.
  */
 @Internal
 public final class LanceDataset implements Serializable {
@@ -116,7 +116,8 @@ public final class LanceDataset implements Serializable {
 
   /**
    * The storage options for a Lance call made now: the configured ones, and over them what the
-   * table's namespace vends (valid for at least a while: see {@link NamespaceTable#storageOptions}).
+   * table's namespace vends (valid for at least a while: see {@link
+   * NamespaceTable#storageOptions}).
    */
   public Map<String, String> storageOptions() {
     if (namespaceTable == null) {
@@ -146,7 +147,8 @@ public final class LanceDataset implements Serializable {
    * serves, the namespace (Lance then refreshes vended credentials during a long write).
    */
   public WriteFragmentBuilder writeFragment() {
-    WriteFragmentBuilder builder = Fragment.write().datasetUri(uri).storageOptions(storageOptions());
+    WriteFragmentBuilder builder =
+        Fragment.write().datasetUri(uri).storageOptions(storageOptions());
     if (namespaceTable != null) {
       builder.namespaceClient(namespaceTable.namespace().client()).tableId(namespaceTable.id());
     }
@@ -346,7 +348,10 @@ public final class LanceDataset implements Serializable {
                 .operation(Append.builder().fragments(fresh).build())
                 .build();
         Dataset ignored =
-            new CommitBuilder(latest).writeParams(storageOptions()).maxRetries(10).execute(append)) {
+            new CommitBuilder(latest)
+                .writeParams(storageOptions())
+                .maxRetries(10)
+                .execute(append)) {
       // committed
     }
   }

@@ -89,9 +89,9 @@ public final class LanceDatasetOptions {
 
   /**
    * Keys by which a catalog hands the connector the Lance Namespace that serves a table (not SQL
-   * options: a table declares none of them, its catalog adds them): {@code
-   * lance-namespace.impl}, {@code lance-namespace.timeout}, {@code lance-namespace.table-id} (the
-   * id's parts, each URL-encoded, joined by {@code .}) and {@code lance-namespace.property.*}.
+   * options: a table declares none of them, its catalog adds them): {@code lance-namespace.impl},
+   * {@code lance-namespace.timeout}, {@code lance-namespace.table-id} (the id's parts, each
+   * URL-encoded, joined by {@code .}) and {@code lance-namespace.property.*}.
    */
   public static final String NAMESPACE_PREFIX = "lance-namespace.";
 
@@ -126,18 +126,23 @@ public final class LanceDatasetOptions {
    * storage options and its namespace; for jobs started from a table (procedures).
    */
   public static Map<String, String> toOptions(LanceDataset table) {
-    Map<String, String> options = new TreeMap<>();
+    Map<String, String> options =
+        accessOptions(table.configuredStorageOptions(), table.namespaceTable().orElse(null));
     options.put(PATH.key(), table.uri());
-    table
-        .configuredStorageOptions()
-        .forEach((key, value) -> options.put(STORAGE_PREFIX + key, value));
-    table.namespaceTable().ifPresent(namespace -> options.putAll(namespaceOptions(namespace)));
     return options;
   }
 
-  /** The {@link #NAMESPACE_PREFIX} keys that stand for {@code table}. */
-  public static Map<String, String> namespaceOptions(NamespaceTable table) {
+  /**
+   * The options that give a table these storage options ({@code storage.*}) and, unless null, this
+   * namespace ({@link #NAMESPACE_PREFIX}).
+   */
+  public static Map<String, String> accessOptions(
+      Map<String, String> storageOptions, NamespaceTable table) {
     Map<String, String> options = new TreeMap<>();
+    storageOptions.forEach((key, value) -> options.put(STORAGE_PREFIX + key, value));
+    if (table == null) {
+      return options;
+    }
     NamespaceConnection namespace = table.namespace();
     options.put(NAMESPACE_IMPL, namespace.impl());
     options.put(NAMESPACE_TIMEOUT, namespace.timeout().toMillis() + " ms");
@@ -146,9 +151,7 @@ public final class LanceDatasetOptions {
         table.id().stream()
             .map(part -> URLEncoder.encode(part, StandardCharsets.UTF_8))
             .collect(Collectors.joining(".")));
-    namespace
-        .properties()
-        .forEach((key, value) -> options.put(NAMESPACE_PROPERTY + key, value));
+    namespace.properties().forEach((key, value) -> options.put(NAMESPACE_PROPERTY + key, value));
     return options;
   }
 

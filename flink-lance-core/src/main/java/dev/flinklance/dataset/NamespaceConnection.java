@@ -60,8 +60,8 @@ public final class NamespaceConnection implements Serializable {
   }
 
   /**
-   * The namespace, connected on first use in this JVM and shared afterwards (the connection lives as
-   * long as the JVM: a namespace client holds no more than an HTTP pool or a directory handle).
+   * The namespace, connected on first use in this JVM and shared afterwards (the connection lives
+   * as long as the JVM: a namespace client holds no more than an HTTP pool or a directory handle).
    *
    * @throws LanceDatasetException naming the namespace if it cannot be reached within the timeout
    *     or the implementation is unknown
@@ -73,9 +73,7 @@ public final class NamespaceConnection implements Serializable {
   private LanceNamespace connect() {
     LanceNamespace connected =
         DeadlineNamespace.call(
-            this,
-            "connect",
-            () -> LanceNamespace.connect(impl, properties, new RootAllocator()));
+            this, "connect", () -> LanceNamespace.connect(impl, properties, new RootAllocator()));
     return new DeadlineNamespace(this, connected);
   }
 

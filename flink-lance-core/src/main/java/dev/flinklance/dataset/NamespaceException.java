@@ -3,9 +3,9 @@ package dev.flinklance.dataset;
 import org.apache.flink.annotation.PublicEvolving;
 
 /**
- * A Lance Namespace could not be reached or did not answer in time; the message names the
- * namespace (implementation and URI or root) and never a credential. Errors the namespace itself
- * answers with (a table that does not exist, ...) are its own {@code LanceNamespaceException}s.
+ * A Lance Namespace could not be reached or did not answer in time; the message names the namespace
+ * (implementation and URI or root) and never a credential. Errors the namespace itself answers with
+ * (a table that does not exist, ...) are its own {@code LanceNamespaceException}s.
  */
 @PublicEvolving
 public class NamespaceException extends RuntimeException {

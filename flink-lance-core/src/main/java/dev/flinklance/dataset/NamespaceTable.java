@@ -10,8 +10,8 @@ import org.lance.namespace.model.DescribeTableResponse;
 
 /**
  * A table as a Lance Namespace serves it: the namespace and the table's id there. Its storage
- * options are the namespace's to give ({@code describeTable} with {@code vend_credentials}), and may
- * be temporary credentials that say when they expire ({@code expires_at_millis}): {@link
+ * options are the namespace's to give ({@code describeTable} with {@code vend_credentials}), and
+ * may be temporary credentials that say when they expire ({@code expires_at_millis}): {@link
  * #storageOptions} asks again when the ones it has are about to, so every Lance call that takes
  * storage options gets valid ones, on the client and on every task manager.
  *
