@@ -149,7 +149,7 @@ public final class LanceDatasetOptions {
     options.put(
         NAMESPACE_TABLE_ID,
         table.id().stream()
-            .map(part -> URLEncoder.encode(part, StandardCharsets.UTF_8))
+            .map(part -> URLEncoder.encode(part, StandardCharsets.UTF_8).replace(".", "%2E"))
             .collect(Collectors.joining(".")));
     namespace.properties().forEach((key, value) -> options.put(NAMESPACE_PROPERTY + key, value));
     return options;
