@@ -5,8 +5,10 @@ import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.dataset.StoragePaths;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.S3TestServer;
 import dev.flinklance.testing.TestFiles;
 import java.io.IOException;
@@ -15,26 +17,32 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Catalog names that a URI would read as something else ({@code #}, {@code ?}, {@code %xx}, {@code
  * ..}) are refused before anything is touched, and every name the catalog accepts (spaces, unicode,
  * quotes, brackets, two spellings of one letter) is its own table: creating, listing, writing,
  * reading and dropping one leaves every other table byte for byte as it was. On a local path, a
- * {@code file://} warehouse and an {@code s3://} one (the S3 test server), because Lance parses
- * each differently.
+ * {@code file://} root and an {@code s3://} one (the S3 test server), because Lance parses each
+ * differently; for a warehouse, a directory namespace and a REST namespace, because each places
+ * tables differently.
  */
 class HostileNamesITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
@@ -52,55 +60,84 @@ class HostileNamesITCase {
 
   @TempDir Path dir;
 
-  private Warehouse warehouse(String form) {
-    return switch (form) {
-      case "plain" -> new Warehouse(dir.resolve("lake").toString(), "", dir.resolve("lake"));
-      case "file" -> new Warehouse("file://" + dir.resolve("lake"), "", dir.resolve("lake"));
-      default -> {
-        String storage =
-            S3.storageOptions().entrySet().stream()
-                .map(e -> String.format(", 'storage.%s' = '%s'", e.getKey(), e.getValue()))
-                .collect(Collectors.joining());
-        yield new Warehouse(S3.newUri("lake"), storage, null);
-      }
-    };
+  private TestCatalog catalog;
+
+  @AfterEach
+  void tearDown() throws Exception {
+    if (catalog != null) {
+      catalog.close();
+    }
   }
 
-  private record Warehouse(String uri, String storage, Path local) {
+  /** Every root form on every kind of catalog. */
+  static Stream<Arguments> catalogs() {
+    return Stream.of("plain", "file", "s3")
+        .flatMap(
+            form -> Arrays.stream(TestCatalog.Kind.values()).map(kind -> Arguments.of(form, kind)));
+  }
+
+  private Warehouse warehouse(String form, TestCatalog.Kind kind) {
+    Path local = dir.resolve("lake");
+    catalog =
+        switch (form) {
+          case "plain" -> new TestCatalog(kind, local.toString(), Map.of());
+          case "file" -> new TestCatalog(kind, "file://" + local, Map.of());
+          default -> new TestCatalog(kind, S3.newUri("lake"), S3.storageOptions());
+        };
+    return new Warehouse(catalog, form.equals("s3") ? null : local);
+  }
+
+  private record Warehouse(TestCatalog catalog, Path local) {
     TableEnvironment session() {
       TableEnvironment env = Sql.batch();
-      exec(
-          env,
-          "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = '"
-              + uri
-              + "'"
-              + storage
-              + ")");
+      exec(env, catalog.createCatalog("lake"));
       exec(env, "USE CATALOG lake");
       return env;
     }
 
-    /** Every file or object of the warehouse, by path, with its digest. */
+    /**
+     * Every file or object of the warehouse, by path, with its digest; without a namespace's
+     * manifest table, which every change to the namespace rewrites.
+     */
     Map<String, String> contents() {
       try {
-        if (local != null) {
-          return TestFiles.digests(local);
-        }
         Map<String, String> relative = new TreeMap<>();
-        String prefix = uri.substring(("s3://" + S3TestServer.BUCKET + "/").length()) + "/";
-        // object_store percent-encodes a key's segments (a space is stored as %20)
-        S3.digests(uri)
-            .forEach(
-                (key, digest) ->
-                    relative.put(
-                        URLDecoder.decode(
-                            key.substring(prefix.length()).replace("+", "%2B"),
-                            StandardCharsets.UTF_8),
-                        digest));
+        if (local != null) {
+          relative.putAll(TestFiles.digests(local));
+        } else {
+          String uri = catalog.root();
+          String prefix = uri.substring(("s3://" + S3TestServer.BUCKET + "/").length()) + "/";
+          // object_store percent-encodes a key's segments (a space is stored as %20)
+          S3.digests(uri)
+              .forEach(
+                  (key, digest) ->
+                      relative.put(
+                          URLDecoder.decode(
+                              key.substring(prefix.length()).replace("+", "%2B"),
+                              StandardCharsets.UTF_8),
+                          digest));
+        }
+        relative.keySet().removeIf(path -> path.startsWith("__manifest"));
         return relative;
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    /**
+     * Whether a file of {@link #contents} belongs to table {@code db.t}: its directory, as Lance
+     * reads the table's location (decoded) and as the namespace wrote its reservation (as given).
+     */
+    Predicate<String> ofTable(String database, String table) {
+      if (catalog.kind() == TestCatalog.Kind.WAREHOUSE) {
+        return path -> path.startsWith(database + "/" + table + ".lance/");
+      }
+      String location = catalog.tableUri(database, table);
+      String root = catalog.root().replaceFirst("^file://", "");
+      String inside =
+          location.replaceFirst("^file://", "").substring(root.length()).replaceFirst("^/", "");
+      String decoded = StoragePaths.percentDecoded(inside);
+      return path -> path.startsWith(inside + "/") || path.startsWith(decoded + "/");
     }
   }
 
@@ -109,9 +146,9 @@ class HostileNamesITCase {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain", "file", "s3"})
-  void refusedNamesTouchNothing(String form) {
-    Warehouse warehouse = warehouse(form);
+  @MethodSource("catalogs")
+  void refusedNamesTouchNothing(String form, TestCatalog.Kind kind) {
+    Warehouse warehouse = warehouse(form, kind);
     TableEnvironment env = warehouse.session();
     exec(env, "CREATE DATABASE x");
     exec(env, "CREATE DATABASE ab");
@@ -153,9 +190,9 @@ class HostileNamesITCase {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain", "file", "s3"})
-  void everyAcceptedNameIsATableOfItsOwn(String form) {
-    Warehouse warehouse = warehouse(form);
+  @MethodSource("catalogs")
+  void everyAcceptedNameIsATableOfItsOwn(String form, TestCatalog.Kind kind) {
+    Warehouse warehouse = warehouse(form, kind);
     TableEnvironment env = warehouse.session();
     exec(env, "CREATE DATABASE " + quoted("a b"));
     exec(env, "CREATE DATABASE " + quoted("ü名"));
@@ -200,10 +237,11 @@ class HostileNamesITCase {
 
     // Dropping one table leaves every other byte where it was.
     Map<String, String> before = warehouse.contents();
+    Predicate<String> dropped = warehouse.ofTable("a b", "x");
     exec(env, "DROP TABLE `a b`.`x`");
     Map<String, String> after = warehouse.contents();
     Map<String, String> expectedAfter = new TreeMap<>(before);
-    expectedAfter.keySet().removeIf(path -> path.startsWith("a b/x.lance/"));
+    expectedAfter.keySet().removeIf(dropped);
     assertThat(before.size()).as("the dropped table had files").isGreaterThan(expectedAfter.size());
     assertThat(after).isEqualTo(expectedAfter);
     assertThat(queryStrings(env, "SHOW TABLES IN `a b`")).hasSize(ACCEPTED.size() - 1);
@@ -211,12 +249,25 @@ class HostileNamesITCase {
 
     // Dropping a database with all its tables leaves the other database and the registry's rows.
     before = warehouse.contents();
+    Predicate<String> otherTable = warehouse.ofTable("ü名", "t");
+    Predicate<String> droppedTables = path -> false;
+    for (String name : ACCEPTED) {
+      if (!name.equals("x")) {
+        droppedTables = droppedTables.or(warehouse.ofTable("a b", name));
+      }
+    }
     exec(env, "DROP DATABASE `a b` CASCADE");
     after = warehouse.contents();
     Map<String, String> otherDatabase = new TreeMap<>(before);
-    otherDatabase.keySet().removeIf(path -> !path.startsWith("ü名/"));
+    otherDatabase.keySet().removeIf(otherTable.negate());
+    assertThat(otherDatabase).isNotEmpty();
     assertThat(after).containsAllEntriesOf(otherDatabase);
-    assertThat(after.keySet()).noneMatch(path -> path.startsWith("a b/"));
+    assertThat(after.keySet()).noneMatch(droppedTables);
+    if (kind == TestCatalog.Kind.WAREHOUSE) {
+      assertThat(after.keySet()).noneMatch(path -> path.startsWith("a b/"));
+    } else {
+      assertThat(catalog.databaseGone("a b")).isTrue();
+    }
     assertThat(queryStrings(env, "SHOW DATABASES"))
         .containsExactlyInAnyOrder("+I[default]", "+I[ü名]");
     assertThat(queryStrings(env, "SELECT id, name FROM `ü名`.t")).containsExactly("+I[100, t]");

@@ -59,6 +59,11 @@ public final class TestCatalog implements AutoCloseable {
     return kind;
   }
 
+  /** The warehouse or the directory namespace's root, as given. */
+  public String root() {
+    return root;
+  }
+
   private Map<String, String> directoryProperties() {
     Map<String, String> properties = new HashMap<>();
     properties.put("root", root);
