@@ -11,10 +11,18 @@ import org.apache.flink.table.catalog.exceptions.DatabaseNotEmptyException;
 /**
  * Where a {@link LanceCatalog} keeps its databases and finds its tables: a Lance Namespace ({@link
  * NamespaceStore}) or a warehouse of the first catalog version ({@link WarehouseStore}). Names
- * reach a store checked ({@link WarehouseLayout#checkName}); the catalog does everything else (the
- * default database, schemas, options, existence checks, procedures) the same way for both.
+ * reach a store checked ({@link #checkName}); the catalog does everything else (the default
+ * database, schemas, options, existence checks, procedures) the same way for both.
  */
 interface CatalogStore {
+
+  /**
+   * @throws org.apache.flink.table.api.ValidationException if the name breaks a rule of the catalog
+   *     ({@link WarehouseLayout#checkName}) or of the store
+   */
+  default void checkName(String kind, String name) {
+    WarehouseLayout.checkName(kind, name);
+  }
 
   /** The databases the store holds (the catalog adds its default database). */
   List<String> databases();

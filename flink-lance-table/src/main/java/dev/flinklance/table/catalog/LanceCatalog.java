@@ -69,16 +69,15 @@ public class LanceCatalog extends AbstractCatalog {
 
   LanceCatalog(String name, String defaultDatabase, CatalogStore store) {
     super(name, defaultDatabase);
-    WarehouseLayout.checkName("database", defaultDatabase);
     this.store = store;
+    store.checkName("database", defaultDatabase);
   }
 
   @Override
   public void open() {
+    // No call to the namespace here: Flink's error for a failed CREATE CATALOG lists the catalog's
+    // options, header tokens included. The first statement that uses the catalog fails instead.
     allocator = new RootAllocator();
-    if (store instanceof NamespaceStore namespace) {
-      namespace.checkReachable();
-    }
   }
 
   @Override
@@ -111,7 +110,7 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public CatalogDatabase getDatabase(String name) throws DatabaseNotExistException {
-    WarehouseLayout.checkName("database", name);
+    store.checkName("database", name);
     Optional<CatalogDatabase> stored = catalog(() -> store.database(name));
     if (stored.isEmpty() && name.equals(getDefaultDatabase())) {
       return new CatalogDatabaseImpl(Map.of(), "The Lance catalog's default database");
@@ -121,14 +120,14 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public boolean databaseExists(String name) {
-    WarehouseLayout.checkName("database", name);
+    store.checkName("database", name);
     return name.equals(getDefaultDatabase()) || catalog(() -> store.database(name)).isPresent();
   }
 
   @Override
   public void createDatabase(String name, CatalogDatabase database, boolean ignoreIfExists)
       throws DatabaseAlreadyExistException {
-    WarehouseLayout.checkName("database", name);
+    store.checkName("database", name);
     if (name.equals(LanceProcedures.DATABASE)) {
       throw new ValidationException(
           "'" + LanceProcedures.DATABASE + "' is the Lance catalog's database of procedures");
@@ -144,7 +143,7 @@ public class LanceCatalog extends AbstractCatalog {
   @Override
   public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade)
       throws DatabaseNotExistException, DatabaseNotEmptyException {
-    WarehouseLayout.checkName("database", name);
+    store.checkName("database", name);
     if (name.equals(getDefaultDatabase())) {
       throw new ValidationException(
           "The default database '"
@@ -227,8 +226,8 @@ public class LanceCatalog extends AbstractCatalog {
 
   /** The table's place, if its database exists and the store knows the table. */
   private Optional<LanceDataset> resolve(ObjectPath path) {
-    WarehouseLayout.checkName("database", path.getDatabaseName());
-    WarehouseLayout.checkName("table", path.getObjectName());
+    store.checkName("database", path.getDatabaseName());
+    store.checkName("table", path.getObjectName());
     if (!databaseExists(path.getDatabaseName())) {
       return Optional.empty();
     }
@@ -266,7 +265,7 @@ public class LanceCatalog extends AbstractCatalog {
   @Override
   public void createTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfExists)
       throws TableAlreadyExistException, DatabaseNotExistException {
-    WarehouseLayout.checkName("table", path.getObjectName());
+    store.checkName("table", path.getObjectName());
     if (!databaseExists(path.getDatabaseName())) {
       throw new DatabaseNotExistException(getName(), path.getDatabaseName());
     }

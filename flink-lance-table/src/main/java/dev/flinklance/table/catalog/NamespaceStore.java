@@ -81,17 +81,50 @@ final class NamespaceStore implements CatalogStore {
     this.storageOptions = Map.copyOf(storageOptions);
   }
 
-  private LanceNamespace namespace() {
-    return connection.client();
+  /**
+   * The catalog's rules, and two of the namespace: no {@code $}, which lance-core's directory
+   * namespace and the REST protocol put between the parts of an id ({@code db$t}: a table {@code
+   * $x} is taken for another id over REST), and no character outside the Basic Multilingual Plane
+   * (an emoji), which lance-core 7.0.0's native code cannot take in a table id ("invalid utf-8
+   * sequence").
+   */
+  @Override
+  public void checkName(String kind, String name) {
+    WarehouseLayout.checkName(kind, name);
+    if (name.contains("$")) {
+      throw WarehouseLayout.invalidName(
+          kind, name, "must not contain '$' (Lance Namespace ids use it between their parts)");
+    }
+    if (name.codePoints().anyMatch(Character::isSupplementaryCodePoint)) {
+      throw WarehouseLayout.invalidName(
+          kind,
+          name,
+          "must not contain characters outside the Basic Multilingual Plane, such as emoji"
+              + " (lance-core 7.0.0 cannot pass them to a namespace)");
+    }
   }
 
-  /** Fails now, within the connection's timeout, if the namespace cannot be reached. */
-  void checkReachable() {
+  private volatile boolean reachable;
+
+  /**
+   * The namespace; the first call checks, within the connection's timeout, that it answers and that
+   * the parent namespace exists.
+   */
+  private LanceNamespace namespace() {
+    LanceNamespace namespace = connection.client();
+    if (!reachable) {
+      checkReachable(namespace);
+      reachable = true;
+    }
+    return namespace;
+  }
+
+  private void checkReachable(LanceNamespace namespace) {
     if (parent.isEmpty()) {
-      namespace().listNamespaces(new ListNamespacesRequest().id(List.of()).limit(1));
+      namespace.listNamespaces(new ListNamespacesRequest().id(List.of()).limit(1));
     } else {
       try {
-        namespace().describeNamespace(new DescribeNamespaceRequest().id(parent));
+        namespace.describeNamespace(new DescribeNamespaceRequest().id(parent));
       } catch (NamespaceNotFoundException e) {
         throw new ValidationException(
             String.format("The parent namespace %s does not exist in %s", parent, connection), e);
@@ -333,9 +366,8 @@ final class NamespaceStore implements CatalogStore {
   private record Page(java.util.Collection<String> names, String next) {}
 
   /**
-   * Every name of a paged listing that the catalog's {@link WarehouseLayout#checkName rules}
-   * accept, sorted; a name another engine gave that they refuse is left out (it could not be
-   * addressed safely).
+   * Every name of a paged listing that the {@link #checkName rules} accept, sorted; a name another
+   * engine gave that they refuse is left out (it could not be addressed safely).
    */
   private List<String> valid(String kind, Function<String, Page> pages) {
     List<String> names = new ArrayList<>();
@@ -344,7 +376,7 @@ final class NamespaceStore implements CatalogStore {
       Page page = pages.apply(token);
       for (String name : page.names() == null ? List.<String>of() : page.names()) {
         try {
-          WarehouseLayout.checkName(kind, name);
+          checkName(kind, name);
           names.add(name);
         } catch (ValidationException e) {
           LOG.debug("Leaving out {} '{}' of {}: {}", kind, name, connection, e.getMessage());

@@ -62,7 +62,11 @@ public class VendingNamespace implements LanceNamespace {
         (key, value) -> {
           if (key.startsWith("storage.")) {
             inner.put(key, value);
-          } else if (key.startsWith("vending.storage.")) {
+          }
+        });
+    properties.forEach( // the server's own key over what the catalog passes to its tables
+        (key, value) -> {
+          if (key.startsWith("vending.storage.")) {
             inner.put(key.substring("vending.".length()), value);
           }
         });
