@@ -82,11 +82,13 @@ final class NamespaceStore implements CatalogStore {
   }
 
   /**
-   * The catalog's rules, and two of the namespace: no {@code $}, which lance-core's directory
-   * namespace and the REST protocol put between the parts of an id ({@code db$t}: a table {@code
-   * $x} is taken for another id over REST), and no character outside the Basic Multilingual Plane
-   * (an emoji), which lance-core 7.0.0's native code cannot take in a table id ("invalid utf-8
-   * sequence").
+   * The catalog's rules, and those of lance-core 7.0.0's namespaces (each measured): no {@code $},
+   * which the directory namespace and the REST protocol put between the parts of an id ({@code
+   * db$t}: a table {@code $x} is taken for another id over REST); no {@code '} (the directory
+   * namespace's drop of such a table reports success and leaves its entry); no character outside
+   * the Basic Multilingual Plane (an emoji), which the native code cannot take in a table id
+   * ("invalid utf-8 sequence"); and over REST no space, which the REST client sends as {@code +}
+   * (namespace {@code a b} becomes {@code a+b}).
    */
   @Override
   public void checkName(String kind, String name) {
@@ -94,6 +96,20 @@ final class NamespaceStore implements CatalogStore {
     if (name.contains("$")) {
       throw WarehouseLayout.invalidName(
           kind, name, "must not contain '$' (Lance Namespace ids use it between their parts)");
+    }
+    if (name.contains("'")) {
+      throw WarehouseLayout.invalidName(
+          kind,
+          name,
+          "must not contain a single quote (lance-core's directory namespace cannot drop such a"
+              + " table)");
+    }
+    if (connection.impl().equals("rest") && name.contains(" ")) {
+      throw WarehouseLayout.invalidName(
+          kind,
+          name,
+          "must not contain a space in a REST namespace (lance-core's REST client sends it as"
+              + " '+')");
     }
     if (name.codePoints().anyMatch(Character::isSupplementaryCodePoint)) {
       throw WarehouseLayout.invalidName(
