@@ -200,7 +200,10 @@ class HostileNamesITCase {
             .hasStackTraceContaining("Invalid Lance")
             .hasStackTraceContaining("name '" + name + "'");
       }
-      assertThatThrownBy(() -> queryStrings(env, "CALL lake.sys.create_tag('x." + q + "', 't')"))
+      assertThatThrownBy(
+              () ->
+                  queryStrings(
+                      env, "CALL lake.sys.create_tag('x." + q.replace("'", "''") + "', 't')"))
           .as(name)
           .hasStackTraceContaining("Invalid Lance");
     }

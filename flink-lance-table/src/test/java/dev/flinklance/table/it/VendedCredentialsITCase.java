@@ -106,7 +106,6 @@ class VendedCredentialsITCase {
   /** The test means something only if an expired credential is refused. */
   @Test
   void theServerRefusesAnExpiredCredential() throws Exception {
-    Map<String, String> expiring = new HashMap<>(S3.temporaryCredentials(Duration.ofSeconds(3)));
     String table = S3.newUri("expiring");
     try (BufferAllocator allocator = new RootAllocator()) {
       new LanceDataset(table, S3.storageOptions())
@@ -118,8 +117,9 @@ class VendedCredentialsITCase {
           .orElseThrow()
           .close();
     }
+    Map<String, String> expiring = new HashMap<>(S3.temporaryCredentials(Duration.ofSeconds(6)));
     assertThat(LanceTestTables.latestVersion(table, expiring)).isEqualTo(1);
-    Thread.sleep(3500);
+    Thread.sleep(6500);
     assertThatThrownBy(() -> LanceTestTables.latestVersion(table, expiring))
         .hasStackTraceContaining("403");
   }
