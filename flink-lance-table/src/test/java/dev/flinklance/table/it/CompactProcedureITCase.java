@@ -26,7 +26,7 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -42,7 +42,7 @@ class CompactProcedureITCase {
 
   @TempDir Path dir;
 
-  private TestCatalog catalog;
+  @AutoClose private TestCatalog catalog;
 
   /** Table default.t, where the catalog put it. */
   private String table;
@@ -51,17 +51,8 @@ class CompactProcedureITCase {
     catalog = new TestCatalog(kind, dir);
   }
 
-  @AfterEach
-  void tearDown() throws Exception {
-    if (catalog != null) {
-      catalog.close();
-    }
-  }
-
   private TableEnvironment session(TableEnvironment env) {
-    exec(env, catalog.createCatalog("lake"));
-    exec(env, "USE CATALOG lake");
-    return env;
+    return catalog.use(env);
   }
 
   /** A table of four fragments of three rows each: ids 0..11. */

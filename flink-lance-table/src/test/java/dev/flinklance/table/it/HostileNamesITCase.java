@@ -28,7 +28,7 @@ import java.util.stream.Stream;
 import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -84,14 +84,7 @@ class HostileNamesITCase {
 
   @TempDir Path dir;
 
-  private TestCatalog catalog;
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (catalog != null) {
-      catalog.close();
-    }
-  }
+  @AutoClose private TestCatalog catalog;
 
   /** Every root form on every kind of catalog. */
   static Stream<Arguments> catalogs() {
@@ -113,10 +106,7 @@ class HostileNamesITCase {
 
   private record Warehouse(TestCatalog catalog, Path local) {
     TableEnvironment session() {
-      TableEnvironment env = Sql.batch();
-      exec(env, catalog.createCatalog("lake"));
-      exec(env, "USE CATALOG lake");
-      return env;
+      return catalog.use(Sql.batch());
     }
 
     /**

@@ -13,7 +13,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,24 +28,14 @@ class LanceCatalogITCase {
 
   @TempDir Path dir;
 
-  private TestCatalog catalog;
+  @AutoClose private TestCatalog catalog;
 
   private void open(TestCatalog.Kind kind) {
     catalog = new TestCatalog(kind, dir);
   }
 
-  @AfterEach
-  void tearDown() throws Exception {
-    if (catalog != null) {
-      catalog.close();
-    }
-  }
-
   private TableEnvironment session() {
-    TableEnvironment env = Sql.batch();
-    exec(env, catalog.createCatalog("lake"));
-    exec(env, "USE CATALOG lake");
-    return env;
+    return catalog.use(Sql.batch());
   }
 
   @ParameterizedTest

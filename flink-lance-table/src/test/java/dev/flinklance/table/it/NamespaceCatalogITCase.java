@@ -22,7 +22,7 @@ import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -53,20 +53,10 @@ class NamespaceCatalogITCase {
 
   @TempDir Path dir;
 
-  private TestCatalog catalog;
-
-  @AfterEach
-  void tearDown() throws Exception {
-    if (catalog != null) {
-      catalog.close();
-    }
-  }
+  @AutoClose private TestCatalog catalog;
 
   private TableEnvironment session(String extra) {
-    TableEnvironment env = Sql.batch();
-    exec(env, catalog.createCatalog("lake", extra));
-    exec(env, "USE CATALOG lake");
-    return env;
+    return catalog.use(Sql.batch(), extra);
   }
 
   @ParameterizedTest

@@ -7,6 +7,7 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.table.api.TableEnvironment;
 import org.lance.namespace.LanceNamespace;
 import org.lance.namespace.RestAdapter;
 import org.lance.namespace.errors.NamespaceNotFoundException;
@@ -100,6 +101,20 @@ public final class TestCatalog implements AutoCloseable {
    */
   public String createCatalog(String name, String extra) {
     return "CREATE CATALOG " + name + " WITH (" + options() + extra + ")";
+  }
+
+  /** Creates the catalog as {@code lake} in {@code env} and makes it the current one. */
+  public TableEnvironment use(TableEnvironment env) {
+    return use(env, "");
+  }
+
+  /**
+   * @param extra more options, each as {@code , 'key' = 'value'}
+   */
+  public TableEnvironment use(TableEnvironment env, String extra) {
+    Sql.exec(env, createCatalog("lake", extra));
+    Sql.exec(env, "USE CATALOG lake");
+    return env;
   }
 
   /** A plain client of the catalog's namespace (not for {@link Kind#WAREHOUSE}). */
