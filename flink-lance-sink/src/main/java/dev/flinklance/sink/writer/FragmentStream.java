@@ -14,7 +14,6 @@ import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 
 /**
@@ -62,11 +61,10 @@ final class FragmentStream {
       throws Exception {
     try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
       Data.exportArrayStream(allocator, reader, stream);
-      return Fragment.write()
-          .datasetUri(table.uri())
+      return table
+          .writeFragment()
           .allocator(allocator)
           .data(stream)
-          .storageOptions(table.storageOptions())
           .dataStorageVersion(layout.dataStorageVersion())
           .maxRowsPerFile(layout.maxRowsPerFile())
           .maxBytesPerFile(layout.maxBytesPerFile())
