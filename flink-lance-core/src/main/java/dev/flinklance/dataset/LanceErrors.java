@@ -28,6 +28,16 @@ public final class LanceErrors {
         || message.contains("incompatible with concurrent");
   }
 
+  /**
+   * lance-core 7.0.0 cannot read back the transaction of a compaction that rewrote an index (a
+   * Rewrite with rewritten indexes): its JNI layer calls a Java constructor with the wrong
+   * signature. Such a version is a Rewrite, which never carries a sink's stamp.
+   */
+  public static boolean isUnreadableTransaction(Throwable e) {
+    return String.valueOf(e.getMessage())
+        .contains("Invalid number or type of arguments passed to java method");
+  }
+
   public static boolean isAlreadyExists(Throwable e) {
     return String.valueOf(e.getMessage()).contains("already exists");
   }

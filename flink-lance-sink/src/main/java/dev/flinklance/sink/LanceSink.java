@@ -7,7 +7,9 @@ import dev.flinklance.sink.committer.LanceCommitter;
 import dev.flinklance.sink.writer.LanceSinkWriter;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.LanceWriteResultSerializer;
+import dev.flinklance.sink.writer.UpsertSinkWriter;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -20,6 +22,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.transformations.PartitionTransformation;
@@ -39,12 +42,15 @@ import org.apache.flink.util.function.SerializableFunction;
  *
  * Writers write fragment files in parallel; an aggregator folds each checkpoint's files into one
  * committable; the committer commits it as one Lance transaction once the checkpoint completes, and
- * skips it if a replay finds it committed already. See {@code docs/semantics.md}.
+ * skips it if a replay finds it committed already. A sink with a primary key ({@link
+ * LanceSinkBuilder#primaryKey}) routes records by key to the writers and commits each checkpoint's
+ * changes as one Lance Update. See {@code docs/semantics.md}.
  */
 @PublicEvolving
 public class LanceSink<T>
     implements Sink<T>,
         SupportsCommitter<LanceCommittable>,
+        SupportsPreWriteTopology<T>,
         SupportsPreCommitTopology<LanceWriteResult, LanceCommittable>,
         SupportsPostCommitTopology<LanceCommittable> {
   private static final long serialVersionUID = 1L;
@@ -87,7 +93,18 @@ public class LanceSink<T>
 
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) {
-    return new LanceSinkWriter<>(config, rowType, toRowData, context);
+    return config.primaryKey().isPresent()
+        ? new UpsertSinkWriter<>(config, rowType, toRowData, context)
+        : new LanceSinkWriter<>(config, rowType, toRowData, context);
+  }
+
+  /** A sink with a primary key sends each key's changes to one writer, in order. */
+  @Override
+  public DataStream<T> addPreWriteTopology(DataStream<T> input) {
+    return config
+        .primaryKey()
+        .<DataStream<T>>map(key -> input.keyBy(new RoutingKey<>(toRowData, key), Types.STRING))
+        .orElse(input);
   }
 
   @Override

@@ -6,6 +6,7 @@ import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.config.OptionFields;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.table.source.LanceSourceConfig;
 import dev.flinklance.table.source.LanceSourceOptions;
@@ -28,6 +29,7 @@ import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableFactory;
@@ -131,7 +133,14 @@ public class LanceDynamicTableFactory
     RowType declared = physicalRowType(context);
     LanceDataset table =
         LanceDatasetOptions.dataset(options.get(LanceDatasetOptions.PATH.key()), toConfig(options));
-    checkWritable(declared, table);
+    List<String> primaryKey =
+        context
+            .getCatalogTable()
+            .getResolvedSchema()
+            .getPrimaryKey()
+            .map(UniqueConstraint::getColumns)
+            .orElse(List.of());
+    checkWritable(declared, primaryKey, table);
     Map<String, String> sinkOptions = new HashMap<>(options);
     sinkOptions.put(LanceDatasetOptions.PATH.key(), table.uri());
     sinkOptions.remove(FactoryUtil.CONNECTOR.key());
@@ -142,7 +151,11 @@ public class LanceDynamicTableFactory
     Integer parallelism = toConfig(options).get(FactoryUtil.SINK_PARALLELISM);
     LanceDynamicTableSink sink =
         new LanceDynamicTableSink(
-            context.getObjectIdentifier().asSummaryString(), declared, sinkOptions, parallelism);
+            context.getObjectIdentifier().asSummaryString(),
+            declared,
+            sinkOptions,
+            parallelism,
+            primaryKey);
     invalidIsValidation(sink::buildSink); // invalid sink options fail at planning
     return sink;
   }
@@ -184,19 +197,37 @@ public class LanceDynamicTableFactory
     }
   }
 
-  /** An existing table must take the declared rows; a missing one is created by the sink. */
-  private static void checkWritable(RowType declared, LanceDataset table) {
+  /**
+   * An existing table must take the declared rows, and its declared primary key must be the table's
+   * (none if the table declares none); a missing one is created by the sink.
+   */
+  private static void checkWritable(RowType declared, List<String> primaryKey, LanceDataset table) {
     try (BufferAllocator allocator = new RootAllocator()) {
       Optional<Dataset> existing = table.openIfExists(allocator);
       if (existing.isEmpty()) {
         return;
       }
-      try (Dataset dataset = existing.get();
-          ArrowBatchWriter ignored =
-              invalidIsValidation(
-                  () -> ArrowBatchWriter.create(declared, dataset.getSchema(), allocator),
-                  table.uri())) {
-        // the declared rows can be written
+      try (Dataset dataset = existing.get()) {
+        invalidIsValidation(
+            () -> {
+              if (primaryKey.isEmpty()) {
+                PrimaryKey.requireNoKey(dataset.getLanceSchema(), table.uri());
+              } else {
+                PrimaryKey.of(declared, primaryKey, table.uri())
+                    .checkTable(dataset.getLanceSchema(), table.uri());
+              }
+              return null;
+            });
+        RowType written =
+            primaryKey.isEmpty()
+                ? declared
+                : PrimaryKey.of(declared, primaryKey, table.uri()).withKeysNotNull(declared);
+        try (ArrowBatchWriter ignored =
+            invalidIsValidation(
+                () -> ArrowBatchWriter.create(written, dataset.getSchema(), allocator),
+                table.uri())) {
+          // the declared rows can be written
+        }
       }
     }
   }
