@@ -6,6 +6,7 @@ import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.dataset.NamespaceException;
+import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import dev.flinklance.table.catalog.procedure.LanceProcedures;
@@ -203,11 +204,12 @@ public class LanceCatalog extends AbstractCatalog {
       Map<String, String> config = dataset.getConfig();
       Map<String, String> options = TableOptions.fromConfig(config);
       options.put(LanceDatasetOptions.PATH.key(), table.uri());
+      org.apache.flink.table.api.Schema.Builder columns =
+          org.apache.flink.table.api.Schema.newBuilder()
+              .fromRowDataType(TypeConversions.fromLogicalToDataType(rowType));
+      PrimaryKey.declaredBy(dataset.getLanceSchema()).ifPresent(columns::primaryKey);
       return CatalogTable.newBuilder()
-          .schema(
-              org.apache.flink.table.api.Schema.newBuilder()
-                  .fromRowDataType(TypeConversions.fromLogicalToDataType(rowType))
-                  .build())
+          .schema(columns.build())
           .comment(config.get(TableOptions.COMMENT_KEY))
           .options(options)
           .build();
@@ -271,13 +273,27 @@ public class LanceCatalog extends AbstractCatalog {
     }
     ResolvedCatalogTable resolved = checkCreatable(table);
     Map<String, String> options = TableOptions.forCreate(resolved.getOptions());
-    RowType rowType =
+    RowType declaredType =
         (RowType) resolved.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
     Map<String, String> withPath = new HashMap<>(options);
     withPath.put(LanceDatasetOptions.PATH.key(), "memory://checked");
     LanceSinkConfig config = invalid(() -> LanceSinkConfig.from(Configuration.fromMap(withPath)));
-    Schema schema =
+    // A primary key is Lance's own (unenforced) one, so that every session and engine sees it;
+    // its columns are NOT NULL, as Lance wants them
+    Optional<PrimaryKey> key =
+        resolved
+            .getResolvedSchema()
+            .getPrimaryKey()
+            .map(
+                constraint ->
+                    invalid(
+                        () ->
+                            PrimaryKey.of(
+                                declaredType, constraint.getColumns(), path.getFullName())));
+    RowType rowType = key.map(k -> k.withKeysNotNull(declaredType)).orElse(declaredType);
+    Schema columns =
         invalid(() -> ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns()));
+    Schema schema = key.map(k -> k.declareIn(columns)).orElse(columns);
     if (tableExists(path)) {
       if (ignoreIfExists) {
         return;
@@ -331,12 +347,11 @@ public class LanceCatalog extends AbstractCatalog {
       throw new ValidationException("Lance tables are not partitioned; remove PARTITIONED BY");
     }
     if (!schema.getWatermarkSpecs().isEmpty()
-        || schema.getPrimaryKey().isPresent()
         || schema.getColumns().stream().anyMatch(column -> !column.isPhysical())) {
       throw new ValidationException(
           "Tables in the Lance catalog have physical columns only (no computed or metadata"
-              + " columns, watermarks or primary keys). Declare those on a temporary table or"
-              + " view over it, e.g. CREATE TEMPORARY TABLE ... LIKE.");
+              + " columns or watermarks). Declare those on a temporary table or view over it,"
+              + " e.g. CREATE TEMPORARY TABLE ... LIKE.");
     }
     return resolved;
   }

@@ -189,6 +189,34 @@ class LanceCatalogITCase {
         .hasStackTraceContaining("Table default.`x.z` does not exist in Lance catalog lake");
   }
 
+  /**
+   * A catalog table's primary key is Lance's own (unenforced) one: every session sees it, and an
+   * updating query upserts into it.
+   */
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void aPrimaryKeyTableTakesUpserts(TestCatalog.Kind kind) {
+    open(kind);
+    TableEnvironment env = session();
+    exec(env, "CREATE TABLE tier_counts (tier STRING, n BIGINT, PRIMARY KEY (tier) NOT ENFORCED)");
+    assertThat(queryStrings(session(), "SHOW CREATE TABLE tier_counts").get(0))
+        .contains("PRIMARY KEY (`tier`) NOT ENFORCED")
+        .contains("`tier` VARCHAR(2147483647) NOT NULL");
+
+    TableEnvironment streaming = catalog.use(Sql.streaming(java.time.Duration.ofMillis(200)));
+    exec(
+        streaming,
+        "INSERT INTO tier_counts SELECT tier, COUNT(*) FROM (VALUES ('gold'), ('silver'),"
+            + " ('gold'), ('bronze'), ('gold')) AS c(tier) GROUP BY tier");
+    assertThat(queryStrings(session(), "SELECT tier, n FROM tier_counts"))
+        .containsExactlyInAnyOrder("+I[gold, 3]", "+I[silver, 1]", "+I[bronze, 1]");
+
+    assertThatThrownBy(() -> exec(env, "CREATE TABLE bad (d DOUBLE, PRIMARY KEY (d) NOT ENFORCED)"))
+        .hasStackTraceContaining("Primary key column 'd'")
+        .hasStackTraceContaining("cannot be a key");
+    assertThat(queryStrings(env, "SHOW TABLES")).containsExactly("+I[tier_counts]");
+  }
+
   @ParameterizedTest
   @EnumSource(TestCatalog.Kind.class)
   void aDottedColumnIsRefusedAtCreate(TestCatalog.Kind kind) {
