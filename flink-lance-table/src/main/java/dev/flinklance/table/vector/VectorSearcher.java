@@ -1,5 +1,6 @@
 package dev.flinklance.table.vector;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.PermanentDatasetException;
@@ -191,7 +192,7 @@ final class VectorSearcher implements AutoCloseable {
       dataset = null;
     }
     if (allocator != null) {
-      allocator.close();
+      Allocators.closeAtEnd(allocator, "Lance vector search");
       allocator = null;
     }
   }
