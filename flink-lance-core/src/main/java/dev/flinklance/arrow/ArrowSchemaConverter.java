@@ -40,11 +40,20 @@ public final class ArrowSchemaConverter {
   /**
    * @param vectorColumns top-level ARRAY columns to write as FixedSizeList, with their dimension
    * @throws UnsupportedTypeException naming the first column whose type has no Lance mapping
+   * @throws IllegalArgumentException naming a top-level column Lance would refuse
    */
   public static Schema toArrowSchema(RowType rowType, Map<String, Integer> vectorColumns) {
     VectorColumns.validate(rowType, vectorColumns);
     List<Field> fields = new ArrayList<>();
     for (RowType.RowField field : rowType.getFields()) {
+      if (field.getName().contains(".")) {
+        // Lance reads a dotted top-level name as a path into a struct and refuses the schema
+        throw new IllegalArgumentException(
+            String.format(
+                "Column '%s': a top-level Lance column name must not contain '.' (Lance reads it"
+                    + " as a nested field path); rename the column, or nest it in a ROW",
+                field.getName()));
+      }
       Integer dimension = vectorColumns.get(field.getName());
       fields.add(
           dimension == null

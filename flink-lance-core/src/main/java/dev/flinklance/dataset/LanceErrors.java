@@ -14,6 +14,9 @@ public final class LanceErrors {
   private LanceErrors() {}
 
   public static boolean isNotFound(Throwable e) {
+    if (e instanceof org.lance.namespace.errors.TableNotFoundException) {
+      return true; // the table's namespace does not know it (any more)
+    }
     String message = String.valueOf(e.getMessage());
     return message.contains("was not found") || message.startsWith("Not found");
   }

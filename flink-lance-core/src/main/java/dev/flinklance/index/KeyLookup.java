@@ -41,7 +41,7 @@ import org.lance.ipc.ScanOptions;
 @Internal
 public final class KeyLookup {
   public static final int KEYS_PER_INDEX_QUERY = 128;
-  static final long INDEXED_ROWS_PER_KEY = 400;
+  static final long INDEXED_ROWS_PER_KEY = 4_000;
 
   private KeyLookup() {}
 

@@ -65,7 +65,7 @@ class KeyLookupTest {
   private static final String[] TENANTS = {
     "plain", "it's", "back\\slash", "new\nline", "ünïcödé", "", "100%_x", "`tick`"
   };
-  private static final int ROWS_PER_FRAGMENT = 1_000;
+  private static final int ROWS_PER_FRAGMENT = 10_000;
 
   @TempDir Path dir;
   private BufferAllocator allocator;
@@ -88,17 +88,17 @@ class KeyLookupTest {
     try (Dataset dataset = table(false, 5, i -> i)) {
       KeyIndex.ensure(dataset, key);
       dataset.checkoutLatest();
-      dataset.delete("id IN (7, 1003)");
+      dataset.delete("id IN (7, 10003)");
       dataset.checkoutLatest();
-      List<RowKey> keys = keys(key, 7, 8, 999, 1003, 2500, 4999, 123_456, Long.MAX_VALUE, -1);
+      List<RowKey> keys = keys(key, 7, 8, 9999, 10003, 25000, 49999, 123_456, Long.MAX_VALUE, -1);
 
       KeyLookup.Found found = KeyLookup.find(dataset, key, keys);
 
-      assertThat(found.indexedKeys()).as("a few keys in 5000 indexed rows: the index").isTrue();
+      assertThat(found.indexedKeys()).as("a few keys in 50,000 indexed rows: the index").isTrue();
       assertThat(found.scannedRows()).isZero();
       assertThat(found.offsets()).isEqualTo(expected(dataset, key, keys));
       assertThat(found.offsets())
-          .isEqualTo(Map.of(0, List.of(8, 999), 2, List.of(500), 4, List.of(999)));
+          .isEqualTo(Map.of(0, List.of(8, 9999), 2, List.of(5000), 4, List.of(9999)));
       assertThat(found.rows()).isEqualTo(4);
     }
   }
@@ -117,8 +117,8 @@ class KeyLookupTest {
 
       KeyLookup.Found found = KeyLookup.find(dataset, key, keys);
 
-      assertThat(found.indexedKeys()).as("2000 keys in 5000 rows: a scan").isFalse();
-      assertThat(found.scannedRows()).isEqualTo(5_000);
+      assertThat(found.indexedKeys()).as("2000 keys in 50,000 rows: a scan").isFalse();
+      assertThat(found.scannedRows()).isEqualTo(50_000);
       assertThat(found.offsets()).isEqualTo(expected(dataset, key, keys));
       assertThat(found.rows()).as("the multiples of 15 up to 9995").isEqualTo(667);
     }
@@ -130,14 +130,14 @@ class KeyLookupTest {
     try (Dataset dataset = table(false, 5, i -> i)) {
       KeyIndex.ensure(dataset, key);
       dataset.checkoutLatest();
-      append(dataset, 2, i -> 10_000 + i);
+      append(dataset, 2, i -> 100_000 + i);
       dataset.checkoutLatest();
-      List<RowKey> keys = keys(key, 5, 10_005, 11_999);
+      List<RowKey> keys = keys(key, 5, 100_005, 119_999);
 
       KeyLookup.Found found = KeyLookup.find(dataset, key, keys);
 
       assertThat(found.indexedKeys()).isTrue();
-      assertThat(found.scannedRows()).as("the two unindexed fragments").isEqualTo(2_000);
+      assertThat(found.scannedRows()).as("the two unindexed fragments").isEqualTo(20_000);
       assertThat(found.offsets()).isEqualTo(expected(dataset, key, keys));
       assertThat(found.rows()).isEqualTo(3);
     }
@@ -146,7 +146,7 @@ class KeyLookupTest {
   @Test
   void compositeKeysOfAwkwardStringsAndDatesMatchExactly() throws Exception {
     PrimaryKey key = PrimaryKey.of(ROWS, List.of("tenant", "id", "day"), uri);
-    try (Dataset dataset = table(false, 4, i -> i % 500)) {
+    try (Dataset dataset = table(false, 5, i -> i % 500)) {
       KeyIndex.ensure(dataset, key);
       dataset.checkoutLatest();
       List<RowKey> keys = new ArrayList<>();
@@ -162,8 +162,9 @@ class KeyLookupTest {
       assertThat(throughIndex.indexedKeys()).isTrue();
       Map<Integer, List<Integer>> expected = expected(dataset, key, keys);
       assertThat(throughIndex.offsets()).isEqualTo(expected);
-      // row i of each fragment holds the tenant, id and day of key i, for i = 1, 2, 4, 5, 7
-      assertThat(throughIndex.rows()).isEqualTo(4 * 5);
+      // rows i and i + 7000 of each fragment hold the tenant, id and day of key i, for i = 1, 2,
+      // 4, 5, 7 (the offset is i modulo 500, 8 and 7)
+      assertThat(throughIndex.rows()).isEqualTo(5 * 5 * 2);
       KeyIndex.of(dataset, key).values().forEach(index -> dataset.dropIndex(index.name()));
       dataset.checkoutLatest();
       KeyLookup.Found byScan = KeyLookup.find(dataset, key, keys);
@@ -183,7 +184,7 @@ class KeyLookupTest {
       KeyLookup.Found found = KeyLookup.find(dataset, key, keys);
 
       assertThat(found.indexedKeys()).isFalse();
-      assertThat(found.offsets()).isEqualTo(Map.of(0, List.of(17), 1, List.of(234)));
+      assertThat(found.offsets()).isEqualTo(Map.of(0, List.of(17, 1234)));
     }
   }
 
@@ -207,7 +208,7 @@ class KeyLookupTest {
       dataset.checkoutLatest();
       assertThat(dataset.getFragments()).hasSize(1);
       assertThat(dataset.getFragments().get(0).metadata().getDeletionFile()).isNull();
-      List<RowKey> keys = keys(key, 50, 150, 399, 400, 3999);
+      List<RowKey> keys = keys(key, 50, 150, 399, 400, 39_999);
 
       KeyLookup.Found found = KeyLookup.find(dataset, key, keys);
 

@@ -57,8 +57,10 @@ public final class LanceTestTables {
 
   private LanceTestTables() {}
 
+  /** Whether a table is at a local path or {@code file://} URI. */
   public static boolean exists(String uri) {
-    return Files.isDirectory(Path.of(uri).resolve("_versions"));
+    return Files.isDirectory(
+        dev.flinklance.dataset.StoragePaths.localPath(uri).resolve("_versions"));
   }
 
   public static long latestVersion(String uri) {

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -29,6 +30,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ObjectIdentifier;
 import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
@@ -51,18 +53,18 @@ public class LanceDynamicTableFactory
   private static final String VECTOR_SEARCH_API =
       "org.apache.flink.table.connector.source.VectorSearchTableSource";
 
-  private final Map<String, String> catalogOptions;
+  private final Function<ObjectIdentifier, Map<String, String>> catalogOptions;
 
   public LanceDynamicTableFactory() {
-    this(Map.of());
+    this(identifier -> Map.of());
   }
 
   /**
-   * @param catalogOptions options a catalog adds to each of its tables ({@code storage.*}); a
-   *     table's own options take precedence
+   * @param catalogOptions the options a catalog adds to a table ({@code storage.*}, the namespace
+   *     that serves it); a table's own options take precedence
    */
-  public LanceDynamicTableFactory(Map<String, String> catalogOptions) {
-    this.catalogOptions = Map.copyOf(catalogOptions);
+  public LanceDynamicTableFactory(Function<ObjectIdentifier, Map<String, String>> catalogOptions) {
+    this.catalogOptions = catalogOptions;
   }
 
   @Override
@@ -169,7 +171,8 @@ public class LanceDynamicTableFactory
   private Map<String, String> validatedOptions(Context context) {
     FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
     helper.validateExcept(LanceDatasetOptions.STORAGE_PREFIX);
-    Map<String, String> options = new HashMap<>(catalogOptions);
+    Map<String, String> options =
+        new HashMap<>(catalogOptions.apply(context.getObjectIdentifier()));
     options.putAll(context.getCatalogTable().getOptions());
     return options;
   }

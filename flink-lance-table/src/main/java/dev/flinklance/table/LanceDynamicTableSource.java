@@ -124,7 +124,9 @@ final class LanceDynamicTableSource
     List<ResolvedExpression> accepted = new ArrayList<>();
     List<ResolvedExpression> remaining = new ArrayList<>();
     for (ResolvedExpression filter : flinkFilters) {
-      Optional<String> lance = translator.translate(filter);
+      // a conjunct that would make the whole filter too deep for Lance stays in Flink
+      Optional<String> lance =
+          translator.translate(filter).filter(f -> LanceFilters.fits(withFilter(f)));
       if (lance.isPresent()) {
         filters.add(lance.get());
         accepted.add(filter);
@@ -133,6 +135,12 @@ final class LanceDynamicTableSource
       }
     }
     return Result.of(accepted, remaining);
+  }
+
+  private String withFilter(String filter) {
+    List<String> all = new ArrayList<>(filters);
+    all.add(filter);
+    return LanceFilters.and(all);
   }
 
   @Override

@@ -1,8 +1,8 @@
 package dev.flinklance.compactor.sidefile;
 
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.StoragePaths;
 import java.io.IOException;
-import java.net.URI;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
@@ -54,18 +54,13 @@ public interface SideFiles extends AutoCloseable {
    */
   static Optional<SideFiles> of(LanceDataset table) {
     String uri = table.uri();
-    int schemeEnd = uri.indexOf("://");
     try {
       switch (scheme(uri)) {
         case "file":
-          return Optional.of(
-              new LocalSideFiles(
-                  schemeEnd < 0
-                      ? java.nio.file.Path.of(uri)
-                      : java.nio.file.Path.of(URI.create(uri))));
+          return Optional.of(new LocalSideFiles(StoragePaths.localPath(uri)));
         case "s3":
         case "s3a":
-          return Optional.of(S3SideFiles.of(URI.create(uri), table.storageOptions()));
+          return Optional.of(S3SideFiles.of(StoragePaths.objectKey(uri), table.storageOptions()));
         default:
           return Optional.empty();
       }

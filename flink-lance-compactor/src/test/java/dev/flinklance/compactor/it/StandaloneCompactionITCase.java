@@ -8,7 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.lineage.RowIdMetaJson;
+import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestRows;
@@ -65,6 +67,28 @@ class StandaloneCompactionITCase {
     assertThat(LineageTables.sideFiles(table)).hasSize(1);
     assertThat(LanceTestTables.latestVersion(table)).isGreaterThan(versionsBefore);
     assertThat(versions(table)).as("versions left by cleanup").isEqualTo(1);
+  }
+
+  /** Unreferenced side files younger than --side-file-min-age (default 1 h) survive cleanup. */
+  @Test
+  void cleanupKeepsYoungSideFilesUnlessTheMinimumAgeSaysOtherwise() throws Exception {
+    String table = dir.resolve("orphans").toString();
+    createStable(table);
+    append(table, 0, 100, 1);
+    try (SideFiles files = SideFiles.of(new LanceDataset(table, Map.of())).orElseThrow()) {
+      files.write(SideFiles.PREFIX + "orphan.bin", new byte[] {1, 2, 3});
+    }
+
+    LanceCompactionJob.main(new String[] {"--path", table, "--once", "--cleanup-older-than", "0s"});
+    assertThat(LineageTables.sideFiles(table)).containsExactly(SideFiles.PREFIX + "orphan.bin");
+
+    Thread.sleep(20);
+    LanceCompactionJob.main(
+        new String[] {
+          "--path", table, "--once", "--cleanup-older-than", "0s", "--side-file-min-age", "10 ms"
+        });
+    assertThat(LineageTables.sideFiles(table)).isEmpty();
+    assertThat(LanceTestTables.countRows(table)).isEqualTo(100);
   }
 
   /**
@@ -153,6 +177,7 @@ class StandaloneCompactionITCase {
         List.of("--path", "TABLE", "--interval", "soon"),
         List.of("--path", "TABLE", "--target-rows-per-fragment", "-5"),
         List.of("--path", "TABLE", "--cleanup-older-than", "yesterday"),
+        List.of("--path", "TABLE", "--side-file-min-age", "0 s"),
         List.of("--path", "TABLE", "--storage.", "x"),
         List.of("--path", "TABLE", "stray"));
   }

@@ -1,5 +1,6 @@
 package dev.flinklance.sink.committer;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.commit.CommitHistory.RunProgress;
 import dev.flinklance.commit.CommitStamp;
@@ -239,7 +240,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
       identity = null;
     }
     if (allocator != null) {
-      allocator.close();
+      Allocators.closeAtEnd(allocator, "Lance committer of " + config.dataset());
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.flinklance.sink.writer;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.key.RowKey;
 import java.util.ArrayList;
@@ -230,6 +231,6 @@ final class ChangeBuffer implements AutoCloseable {
     sealed.clear();
     filling.close();
     fillingAllocator.close();
-    allocator.close();
+    Allocators.closeAtEnd(allocator, "Lance upsert buffer");
   }
 }

@@ -1,5 +1,6 @@
 package dev.flinklance.sink.writer;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.dataset.LanceDatasetException;
@@ -22,8 +23,6 @@ import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
 import org.lance.FragmentMetadata;
 import org.lance.fragment.DataFile;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Streams rows into one Lance fragment file per checkpoint (rolling to a new file at {@code
@@ -33,7 +32,6 @@ import org.slf4j.LoggerFactory;
  * lives in a child allocator, so the limit counts only the batch being filled.
  */
 final class FragmentWriter implements AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(FragmentWriter.class);
 
   private final LanceSinkConfig config;
   private final BufferAllocator allocator;
@@ -232,29 +230,19 @@ final class FragmentWriter implements AutoCloseable {
   }
 
   /**
-   * Aborts a write in progress. A write Lance did not let go of in time still holds Arrow buffers:
-   * closing the allocator then reports a leak, which must not take the task manager down with it.
-   * Whatever else was allocated under {@link #allocator()} must be closed before.
+   * Aborts a write in progress. Whatever else was allocated under {@link #allocator()} must be
+   * closed before.
    */
   @Override
   public void close() {
-    boolean released = stream == null || stream.abort();
+    if (stream != null) {
+      stream.abort();
+    }
     try {
       batch.close();
       batchAllocator.close();
     } finally {
-      try {
-        allocator.close();
-      } catch (IllegalStateException leak) {
-        if (released) {
-          throw leak;
-        }
-        LOG.warn(
-            "Lance sink writer for {} closed while Lance still held a batch of an aborted fragment"
-                + " write: {}",
-            config.dataset(),
-            leak.getMessage());
-      }
+      Allocators.closeAtEnd(allocator, "Lance sink writer of " + config.dataset());
     }
   }
 }

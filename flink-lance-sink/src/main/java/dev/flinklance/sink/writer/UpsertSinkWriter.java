@@ -108,7 +108,7 @@ public final class UpsertSinkWriter<T> implements CommittingSinkWriter<T, LanceW
             changes.keys(),
             new MemorySize(changes.bytes()).toHumanReadableString(),
             LanceSinkOptions.SINK_UPSERT_MAX_BUFFER_SIZE.key(),
-            new MemorySize(config.upsertMaxBufferBytes()).toHumanReadableString(),
+            new MemorySize(config.upsertMaxBufferBytes()),
             LanceSinkOptions.SINK_UPSERT_MAX_BUFFER_SIZE.key()));
   }
 

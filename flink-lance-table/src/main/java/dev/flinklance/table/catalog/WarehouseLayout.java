@@ -2,7 +2,11 @@ package dev.flinklance.table.catalog;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.dataset.StoragePaths;
+import java.nio.charset.StandardCharsets;
 import java.util.Map;
+import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ObjectPath;
@@ -11,54 +15,187 @@ import org.apache.flink.table.catalog.ObjectPath;
  * Where a catalog keeps what: database {@code db} is the directory {@code <warehouse>/db}, table
  * {@code db.t} the Lance table {@code <warehouse>/db/t.lance} (the layout LanceDB and Lance's
  * directory namespace use, so they see the same tables), and the list of databases is the Lance
- * table {@code <warehouse>/_databases.lance}. Names that would leave the warehouse are refused.
+ * table {@code <warehouse>/_databases.lance}.
+ *
+ * <p>This is the one mapping from catalog names to places, both ways: a {@link Location} can only
+ * be made here, from names that pass {@link #checkName}, and {@link #tableName} turns a listed
+ * directory entry back into the name that maps to it. The rules refuse every character that Lance
+ * or the object store would read as something else than a plain path segment ({@code #} and {@code
+ * ?} end a URI's path, {@code %} starts an escape Lance decodes, control characters are dropped),
+ * so each name has exactly one place and each place one name, on local paths, {@code file://} and
+ * every object store alike.
  */
 final class WarehouseLayout {
   static final String TABLE_SUFFIX = ".lance";
   private static final String REGISTRY = "_databases" + TABLE_SUFFIX;
 
+  /**
+   * Longest name, in UTF-8 bytes: a table's directory ({@code name.lance}) must fit the 255 bytes
+   * most file systems allow for one path segment.
+   */
+  static final int MAX_NAME_BYTES = 255 - TABLE_SUFFIX.length();
+
+  /** What a {@link Location} is; only databases and tables may ever be deleted. */
+  enum Kind {
+    DATABASE,
+    TABLE,
+    REGISTRY
+  }
+
+  /**
+   * A place in the warehouse, made only by {@link WarehouseLayout} from checked names. Never build
+   * a location by pasting strings: the catalog deletes what a location names.
+   */
+  static final class Location {
+    private final WarehouseLayout layout;
+    private final Kind kind;
+    private final String uri;
+    private final String database;
+    private final String table;
+
+    private Location(WarehouseLayout layout, Kind kind, String uri, String database, String table) {
+      this.layout = layout;
+      this.kind = kind;
+      this.uri = uri;
+      this.database = database;
+      this.table = table;
+    }
+
+    Kind kind() {
+      return kind;
+    }
+
+    String uri() {
+      return uri;
+    }
+
+    /** The Lance table at this location, with the warehouse's storage options. */
+    LanceDataset dataset() {
+      return new LanceDataset(uri, layout.storageOptions);
+    }
+
+    @Override
+    public String toString() {
+      return uri;
+    }
+  }
+
+  /** The warehouse URI without its query, if any. */
   private final String warehouse;
+
+  /**
+   * The query of the warehouse URI ({@code ?ddbTableName=...} of Lance's DynamoDB commit store),
+   * which every location inside keeps after its path.
+   */
+  private final String query;
+
   private final Map<String, String> storageOptions;
 
   /**
    * @param options the catalog's options: {@code storage.*} are kept for every table
+   * @throws ValidationException if the warehouse URI holds characters that end a URI's path
    */
   WarehouseLayout(String warehouse, Map<String, String> options) {
-    String root = LanceDatasetOptions.dataset(warehouse, Configuration.fromMap(options)).uri();
+    String uri =
+        invalid(() -> LanceDatasetOptions.dataset(warehouse, Configuration.fromMap(options)).uri());
+    int queryStart = uri.indexOf('?');
+    String root = queryStart < 0 ? uri : uri.substring(0, queryStart);
     while (root.endsWith("/") && !root.endsWith("://")) {
       root = root.substring(0, root.length() - 1);
     }
     this.warehouse = root;
+    this.query = queryStart < 0 ? "" : uri.substring(queryStart);
     this.storageOptions = LanceDatasetOptions.storageOptions(options);
   }
 
   String warehouse() {
-    return warehouse;
+    return warehouse + query;
   }
 
   Map<String, String> storageOptions() {
     return storageOptions;
   }
 
-  String databaseUri(String database) {
+  /**
+   * @throws ValidationException if the name breaks a {@link #checkName rule}
+   */
+  Location database(String database) {
     checkName("database", database);
-    return warehouse + "/" + database;
-  }
-
-  LanceDataset table(ObjectPath path) {
-    checkName("table", path.getObjectName());
-    return new LanceDataset(
-        databaseUri(path.getDatabaseName()) + "/" + path.getObjectName() + TABLE_SUFFIX,
-        storageOptions);
-  }
-
-  LanceDataset registry() {
-    return new LanceDataset(warehouse + "/" + REGISTRY, storageOptions);
+    return new Location(this, Kind.DATABASE, place(database), database, null);
   }
 
   /**
-   * A name must stay one path segment under its parent: no separators, no {@code ..}, no scheme.
-   * Database names starting with {@code _} are the catalog's own ({@code _databases.lance}).
+   * @throws ValidationException if a name breaks a {@link #checkName rule}
+   */
+  Location table(ObjectPath path) {
+    checkName("database", path.getDatabaseName());
+    checkName("table", path.getObjectName());
+    return new Location(
+        this,
+        Kind.TABLE,
+        place(path.getDatabaseName(), path.getObjectName() + TABLE_SUFFIX),
+        path.getDatabaseName(),
+        path.getObjectName());
+  }
+
+  Location registry() {
+    return new Location(this, Kind.REGISTRY, place(REGISTRY), null, null);
+  }
+
+  private String place(String... segments) {
+    return warehouse + "/" + String.join("/", segments) + query;
+  }
+
+  /**
+   * The name of the table that a directory listing of {@code database} shows as {@code listed}
+   * (Lance's directory namespace lists a table by its directory name without {@code .lance}, and
+   * percent-encodes on object stores), or empty if no catalog name maps to that entry, such as a
+   * table another tool created under a name these rules refuse.
+   */
+  Optional<String> tableName(String listed) {
+    // Safe because no valid name holds a '%': any '%' in a listed entry is the store's.
+    String name = StoragePaths.percentDecoded(listed);
+    try {
+      checkName("table", name);
+      return Optional.of(name);
+    } catch (ValidationException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * Defence in depth before anything is deleted: the location must be a database or a table of this
+   * warehouse, strictly inside it, and exactly the place its names map to.
+   *
+   * @throws IllegalStateException if it is not (a bug: nothing is deleted)
+   */
+  void checkDeletable(Location location) {
+    String expected =
+        switch (location.kind) {
+          case TABLE -> table(new ObjectPath(location.database, location.table)).uri;
+          case DATABASE -> database(location.database).uri;
+          case REGISTRY -> null;
+        };
+    String inside = warehouse + "/";
+    if (location.layout != this
+        || !location.uri.equals(expected)
+        || !location.uri.startsWith(inside)
+        || location.uri.length() <= inside.length()
+        || location.uri.equals(registry().uri)) {
+      throw new IllegalStateException(
+          String.format(
+              "Refusing to delete %s: it is not a database or table directory strictly inside"
+                  + " warehouse %s",
+              location.uri, warehouse));
+    }
+  }
+
+  /**
+   * A name must stay one plain path segment under its parent, the same on every store: no
+   * separators, no {@code .} or {@code ..}, no scheme, none of {@code # ? %} (Lance reads them as
+   * URI syntax), no control characters, no surrounding whitespace, at most {@link #MAX_NAME_BYTES}
+   * bytes. Database names starting with {@code _} are the catalog's own ({@code _databases.lance});
+   * a database named {@code x.lance} would look like a table to Lance.
    *
    * @throws ValidationException naming the name and the rule it breaks
    */
@@ -69,17 +206,46 @@ final class WarehouseLayout {
     } else if (name.contains("/") || name.contains("\\")) {
       problem = "must not contain '/' or '\\'";
     } else if (name.contains("..") || name.equals(".")) {
-      problem = "must not contain '..'";
+      problem = "must not contain '..' or be '.'";
     } else if (name.contains(":")) {
       problem = "must not contain ':' (a URI scheme)";
+    } else if (name.contains("#") || name.contains("?") || name.contains("%")) {
+      problem =
+          "must not contain '#', '?' or '%' (Lance reads them as the end of a path or as an"
+              + " escape, so the name would point at another place)";
+    } else if (name.chars().anyMatch(Character::isISOControl)) {
+      problem = "must not contain control characters (tabs, line breaks)";
+    } else if (!isWellFormed(name)) {
+      problem = "must be valid Unicode (it has a lone surrogate)";
     } else if (!name.strip().equals(name)) {
       problem = "must not start or end with whitespace";
+    } else if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
+      problem = "must be at most " + MAX_NAME_BYTES + " bytes long in UTF-8";
     } else if (kind.equals("database") && name.startsWith("_")) {
       problem = "must not start with '_' (reserved for the catalog's own tables)";
+    } else if (kind.equals("database") && name.endsWith(TABLE_SUFFIX)) {
+      problem = "must not end with '" + TABLE_SUFFIX + "' (Lance would take it for a table)";
     }
     if (problem != null) {
-      throw new ValidationException(
-          String.format("Invalid Lance %s name '%s': a name %s", kind, name, problem));
+      throw invalidName(kind, name, problem);
+    }
+  }
+
+  /** The error for a name that breaks a rule: {@code problem} says which ("must not ..."). */
+  static ValidationException invalidName(String kind, String name, String problem) {
+    return new ValidationException(
+        String.format("Invalid Lance %s name '%s': a name %s", kind, name, problem));
+  }
+
+  private static boolean isWellFormed(String name) {
+    return StandardCharsets.UTF_8.newEncoder().canEncode(name);
+  }
+
+  private static String invalid(Supplier<String> check) {
+    try {
+      return check.get();
+    } catch (IllegalArgumentException e) {
+      throw new ValidationException(e.getMessage(), e);
     }
   }
 }

@@ -1,5 +1,6 @@
 package dev.flinklance.table.lookup;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.PermanentDatasetException;
@@ -8,7 +9,6 @@ import dev.flinklance.table.source.FollowedTable;
 import dev.flinklance.table.source.LanceScan;
 import dev.flinklance.table.source.LanceSourceOptions;
 import dev.flinklance.table.source.TableVersions;
-import java.io.IOException;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
@@ -206,14 +206,14 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   }
 
   @Override
-  public void close() throws IOException {
+  public void close() {
     closeScan();
-    try {
-      AutoCloseables.close(dataset, allocator);
-    } catch (Exception e) {
-      throw new IOException("cannot close " + spec.table().uri(), e);
-    } finally {
+    if (dataset != null) {
+      dataset.close();
       dataset = null;
+    }
+    if (allocator != null) {
+      Allocators.closeAtEnd(allocator, "Lance lookup cache load of " + spec.table().uri());
       allocator = null;
     }
   }

@@ -1,5 +1,6 @@
 package dev.flinklance.table.source;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
@@ -196,7 +197,7 @@ public final class FollowedTable implements AutoCloseable {
       dataset = null;
     }
     if (allocator != null) {
-      allocator.close();
+      Allocators.closeAtEnd(allocator, "Lance reads of " + table.uri());
       allocator = null;
     }
   }

@@ -2,6 +2,7 @@ package dev.flinklance.table.source;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.table.filter.LanceSqlText;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
@@ -59,7 +60,12 @@ public final class LanceSourceBuilder {
     return this;
   }
 
-  /** A filter in Lance's SQL dialect, evaluated by Lance, e.g. {@code "id > 10 AND x IS NULL"}. */
+  /**
+   * A filter in Lance's SQL dialect, evaluated by Lance, e.g. {@code "id > 10 AND x IS NULL"}.
+   * String literals may hold any character ({@link #build()} writes those lance-core cannot receive
+   * through JNI another way); long OR chains belong in IN lists: {@link #build()} refuses a filter
+   * that nests more than 100 operators deep, which could overflow the stack of Lance's planner.
+   */
   public LanceSourceBuilder filter(String lanceSqlFilter) {
     this.filter = lanceSqlFilter;
     return this;
@@ -86,8 +92,8 @@ public final class LanceSourceBuilder {
   }
 
   /**
-   * @throws IllegalArgumentException for an invalid option, a missing column or a column type
-   *     without a Flink equivalent
+   * @throws IllegalArgumentException for an invalid option, a missing column, a column type without
+   *     a Flink equivalent, or a filter Lance cannot take (see {@link #filter})
    * @throws dev.flinklance.dataset.LanceDatasetException if the table or version cannot be opened
    */
   public LanceSource build() {
@@ -101,7 +107,7 @@ public final class LanceSourceBuilder {
             config.version(),
             config.tag(),
             rowType,
-            filter,
+            filter == null ? null : LanceSqlText.forLance(filter),
             limit,
             config.batchSize()));
   }

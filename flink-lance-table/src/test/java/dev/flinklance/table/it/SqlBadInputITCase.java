@@ -69,6 +69,20 @@ class SqlBadInputITCase {
   }
 
   @Test
+  void aDottedTopLevelColumnFailsAtPlanning() {
+    String path = dir.resolve("dotted").toString();
+    create("dotted", "`a.b` INT, s ROW<`c.d` INT>", ", 'path' = '" + path + "'");
+    assertThatThrownBy(() -> env.explainSql("INSERT INTO dotted VALUES (1, ROW(2))"))
+        .hasStackTraceContaining(
+            "Column 'a.b': a top-level Lance column name must not contain '.'");
+    assertThat(LanceTestTables.exists(path)).isFalse();
+
+    create("nested", "a INT, s ROW<`c.d` INT>", ", 'path' = '" + path + "'");
+    exec(env, "INSERT INTO nested VALUES (1, ROW(2))");
+    assertThat(queryStrings(env, "SELECT a, s.`c.d` FROM nested")).containsExactly("+I[1, 2]");
+  }
+
+  @Test
   void unknownOptionListsTheValidOnes() {
     create("t", "id BIGINT", ", 'path' = '" + table + "', 'scan.versoin' = '1'");
     assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM t"))

@@ -10,7 +10,9 @@ import dev.flinklance.table.testing.TestTables;
 import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.OptionsDocs;
 import dev.flinklance.testing.TestRows;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -124,6 +126,30 @@ class UpsertSqlITCase {
     assertThat(LanceTestTables.sinkCommits(path))
         .as("the counts were updated over several checkpoints")
         .hasSizeGreaterThan(1);
+  }
+
+  /** The example of docs/sql.md#upserts, statement by statement, into a table of this test. */
+  @Test
+  void theUpsertExampleOfTheDocsRuns() throws Exception {
+    String page = Files.readString(OptionsDocs.optionsPage().resolveSibling("sql.md"));
+    int section = page.indexOf("### Upserts");
+    int start = page.indexOf("```sql\n", section) + "```sql\n".length();
+    String example = page.substring(start, page.indexOf("```", start));
+    String path = dir.resolve("tier_counts").toString();
+    TableEnvironment env = Sql.streaming(Duration.ofMillis(200));
+    for (String statement : example.split(";\n")) {
+      if (!statement.isBlank()) {
+        exec(env, statement.replace("file:///tmp/tier_counts", "file://" + path));
+      }
+    }
+
+    Map<String, Long> counts = new TreeMap<>();
+    for (List<Object> row : LanceTestTables.readColumns(path, List.of("tier", "orders"))) {
+      assertThat(counts.put(row.get(0).toString(), (Long) row.get(1)))
+          .as("one row per tier")
+          .isNull();
+    }
+    assertThat(counts.values().stream().mapToLong(Long::longValue).sum()).isEqualTo(1_000);
   }
 
   @Test

@@ -1,5 +1,6 @@
 package dev.flinklance.table.source.reader;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceErrors;
@@ -126,7 +127,7 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
     closeDataset();
     // Batches still queued for the main thread are never recycled once the task ends.
     AutoCloseables.close(new ArrayList<>(outstanding));
-    allocator.close();
+    Allocators.closeAtEnd(allocator, "Lance source reader of " + scan.dataset());
   }
 
   private void closeScan() throws IOException {
