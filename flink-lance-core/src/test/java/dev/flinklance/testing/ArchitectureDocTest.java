@@ -62,7 +62,13 @@ class ArchitectureDocTest {
           "SupportsPreCommitTopology",
           "TaskManagerRunner",
           "UnsatisfiedLinkError",
-          "VectorSearchTableSource");
+          "VectorSearchTableSource",
+          "InputFormat",
+          "InputFormatProvider",
+          "LookupCacheManager",
+          "LookupOptions",
+          "ValidationException",
+          "IllegalStateException");
 
   /** A class name: capitalised, with a lower-case letter (not a SQL word such as `IN`). */
   private static final Pattern NAMED = Pattern.compile("`([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)`");

@@ -26,9 +26,9 @@ public final class LanceLookupOptions {
           .defaultValue(LookupCacheType.NONE)
           .withDescription(
               "NONE: every lookup reads the table. PARTIAL: looked-up keys are cached"
-                  + " (lookup.partial-cache.*; at least one of their limits is required). FULL: the"
-                  + " task holds the whole table (its projected columns, filtered) in memory and"
-                  + " reloads it when the table has a new version; any key type.");
+                  + " (lookup.partial-cache.*; at least one of their limits is required). FULL: each"
+                  + " task manager holds the joined columns of every row in memory and loads them"
+                  + " again when the table has a new version; any key type.");
 
   public static final ConfigOption<Integer> MAX_RETRIES =
       ConfigOptions.key(LookupOptions.MAX_RETRIES.key())

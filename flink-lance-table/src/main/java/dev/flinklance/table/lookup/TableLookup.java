@@ -105,13 +105,11 @@ final class TableLookup implements AutoCloseable {
     for (int attempt = 0; ; attempt++) {
       try {
         return table.read(dataset -> read(dataset, keys));
-      } catch (PermanentDatasetException e) {
-        throw e;
       } catch (LanceDatasetException e) {
-        if (attempt >= spec.maxRetries()) {
+        checkSameTable(); // the files of a dropped table are gone: say so rather than that
+        if (e instanceof PermanentDatasetException || attempt >= spec.maxRetries()) {
           throw e;
         }
-        checkSameTable();
         long pause = Math.min(MAX_RETRY_PAUSE_MS, FIRST_RETRY_PAUSE_MS << attempt);
         LOG.warn(
             "Lookup of {} keys in {} failed (retry {} of {} in {} ms)",
@@ -228,6 +226,20 @@ final class TableLookup implements AutoCloseable {
           rows,
           dataset.version(),
           spec.keyColumns().get(0));
+    } else if (unindexed > rows / 2) {
+      warnOnce(
+          "Lookups by {} in {} read the key columns of {} of the {} rows of version {} (Lance scans"
+              + " them for every query): the scalar index(es) {} do not cover the fragments"
+              + " appended since they were built or brought up to date. Bring them up to date"
+              + " with CALL <catalog>.sys.create_scalar_index('<database>.<table>', '{}'); the"
+              + " compaction pass does it once 100,000 rows are not covered",
+          rowKey,
+          uri,
+          unindexed,
+          rows,
+          dataset.version(),
+          indexes.values().stream().map(ScalarIndex::name).collect(Collectors.joining(", ")),
+          indexes.keySet().iterator().next());
     } else {
       LOG.info(
           "Lookups by {} in {} (version {}, {} rows) go through the scalar index(es) {}; {} rows"

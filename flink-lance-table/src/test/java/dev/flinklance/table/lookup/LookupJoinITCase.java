@@ -39,6 +39,7 @@ class LookupJoinITCase {
   private static final int SUBTASKS = 2;
   private static final int USERS = 600;
   private static final Duration REFRESH = Duration.ofMillis(200);
+  private static final Duration EXPIRY = Duration.ofSeconds(1);
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
 
@@ -65,7 +66,9 @@ class LookupJoinITCase {
     if (cache.equals("PARTIAL")) {
       options +=
           ", 'lookup.partial-cache.max-rows' = '100000',"
-              + " 'lookup.partial-cache.expire-after-write' = '1 s'";
+              + " 'lookup.partial-cache.expire-after-write' = '"
+              + EXPIRY.toMillis()
+              + " ms'";
     }
     return options;
   }
@@ -106,7 +109,12 @@ class LookupJoinITCase {
     List<Probe> ids = probes();
 
     try (LookupJoin join =
-        new LookupJoin(SUBTASKS, options(table.uri(), cache, async), "c.id = u.id", REFRESH)) {
+        new LookupJoin(
+            SUBTASKS,
+            options(table.uri(), cache, async),
+            "c.id = u.id",
+            REFRESH,
+            cache.equals("PARTIAL") ? EXPIRY : Duration.ZERO)) {
       join.awaitGeneration(0, System.nanoTime());
       assertPhase(join, ids, table, "before any change");
 

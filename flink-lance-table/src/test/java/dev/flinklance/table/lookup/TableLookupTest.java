@@ -201,6 +201,23 @@ class TableLookupTest {
   }
 
   @Test
+  void anIndexBuiltBeforeMostRowsWarnsOnceThatTheyAreScanned() {
+    String uri = dir.resolve("users").toString();
+    TestTables.create(uri, Users.ROW_TYPE, Map.of()); // empty, as the upsert sink indexes it
+    LanceScalarIndex.create(Users.local(uri), "id");
+    TestTables.append(uri, Users.ROW_TYPE, Users.rows(0, ROWS, 0), 1_000);
+    try (LogCapture logs = LogCapture.start();
+        TableLookup lookup = new TableLookup(spec(uri, List.of("id")), new Metrics())) {
+      lookup.open();
+      assertThat(lookup.lookup(List.of(key(lookup, 5L)))).hasSize(1);
+      assertThat(logs.text())
+          .containsOnlyOnce("do not cover the fragments appended since")
+          .contains("read the key columns of " + ROWS + " of the " + ROWS + " rows")
+          .contains("sys.create_scalar_index('<database>.<table>', 'id')");
+    }
+  }
+
+  @Test
   void aPushedFilterAppliesToEveryLookup() {
     String uri = table(true);
     LookupSpec spec = spec(uri, List.of("id"), "tenant = 't1'", Duration.ZERO, Users.ROW_TYPE);

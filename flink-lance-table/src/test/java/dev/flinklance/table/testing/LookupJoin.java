@@ -37,15 +37,31 @@ public final class LookupJoin implements AutoCloseable {
   private final int subtasks;
   private final CloseableIterator<Row> rows;
   private final Duration refreshInterval;
+  private final Duration cacheExpiry;
   private long seq;
+  private long lastRowAt = System.nanoTime();
 
   /**
    * @param tableOptions the {@code users} table's options after {@code 'connector' = 'lance'}
    * @param on the join condition and what the join selects of {@code u}, e.g. {@code "c.id = u.id"}
    */
   public LookupJoin(int subtasks, String tableOptions, String on, Duration refreshInterval) {
+    this(subtasks, tableOptions, on, refreshInterval, Duration.ZERO);
+  }
+
+  /**
+   * @param cacheExpiry the PARTIAL cache's {@code expire-after-write}: a phase waits for the
+   *     entries of the one before to expire
+   */
+  public LookupJoin(
+      int subtasks,
+      String tableOptions,
+      String on,
+      Duration refreshInterval,
+      Duration cacheExpiry) {
     this.subtasks = subtasks;
     this.refreshInterval = refreshInterval;
+    this.cacheExpiry = cacheExpiry;
     this.probes = new Probes(subtasks);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(subtasks);
@@ -85,13 +101,15 @@ public final class LookupJoin implements AutoCloseable {
     while (joined.size() < expected.size()) {
       joined.add(rows.next().toString());
     }
+    lastRowAt = System.nanoTime();
     return joined;
   }
 
   /**
    * Waits until every lookup task reads the table with the {@link #SENTINEL} row of {@code
-   * generation}, and a refresh interval has passed since the caller's last change (the sentinel may
-   * come from a cache the tasks share; a task that did not move yet moves at its next lookup).
+   * generation}, a refresh interval has passed since the caller's last change (the sentinel may
+   * come from a cache the tasks share; a task that did not move yet moves at its next lookup), and
+   * the cache entries of the last phase have expired.
    */
   public void awaitGeneration(int generation, long changedAtNanos) throws InterruptedException {
     String expected = "user-" + SENTINEL + "-" + generation;
@@ -110,7 +128,9 @@ public final class LookupJoin implements AutoCloseable {
         Thread.sleep(20);
       }
     }
-    long due = changedAtNanos + refreshInterval.toNanos() + Duration.ofMillis(50).toNanos();
+    long due =
+        Math.max(changedAtNanos + refreshInterval.toNanos(), lastRowAt + cacheExpiry.toNanos())
+            + Duration.ofMillis(50).toNanos();
     while (System.nanoTime() < due) {
       Thread.sleep(10);
     }
