@@ -1,7 +1,9 @@
 package dev.flinklance.compactor.index;
 
+import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Lance's statistics of a vector index ({@code Dataset.getIndexStatistics}, lance-core 7.0.0): one
@@ -26,12 +28,40 @@ final class IndexStatistics {
     return ((Number) statistics.get("num_indexed_rows")).longValue();
   }
 
-  /** IVF partitions of the index (of its largest segment). */
+  /** IVF partitions of the index (of its segment with the most). */
   static int partitions(Map<String, Object> statistics) {
+    return segmentPartitions(largest(statistics));
+  }
+
+  /**
+   * The IVF centroids of the segment with the most partitions, one vector after the other; empty if
+   * the statistics leave them out (lance-core 7.0.0 includes them unless {@code
+   * LANCE_INCLUDE_VECTOR_CENTROIDS=false}).
+   */
+  static Optional<float[]> centroids(Map<String, Object> statistics) {
+    if (!(largest(statistics).get("centroids") instanceof List<?> centroids)
+        || centroids.isEmpty()) {
+      return Optional.empty();
+    }
+    int dimension = ((List<?>) centroids.get(0)).size();
+    float[] flat = new float[centroids.size() * dimension];
+    int i = 0;
+    for (Object centroid : centroids) {
+      for (Object value : (List<?>) centroid) {
+        flat[i++] = ((Number) value).floatValue();
+      }
+    }
+    return Optional.of(flat);
+  }
+
+  private static Map<?, ?> largest(Map<String, Object> statistics) {
     return segments(statistics).stream()
-        .mapToInt(segment -> ((Number) segment.get("num_partitions")).intValue())
-        .max()
+        .max(Comparator.comparingInt(IndexStatistics::segmentPartitions))
         .orElseThrow(() -> new IllegalArgumentException("the index has no segments"));
+  }
+
+  private static int segmentPartitions(Map<?, ?> segment) {
+    return ((Number) segment.get("num_partitions")).intValue();
   }
 
   private static List<Map<?, ?>> segments(Map<String, Object> statistics) {

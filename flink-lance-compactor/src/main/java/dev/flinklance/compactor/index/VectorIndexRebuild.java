@@ -19,33 +19,44 @@ import org.lance.index.vector.VectorIndexParams;
 import org.lance.util.JsonUtils;
 
 /**
- * A vector index built anew over the table's live rows, under its name, of its type and with the
- * parameters Lance recorded in its details (quantizer, graph, training) and statistics (the IVF
- * partitions). Lance's own retraining ({@code optimizeIndices} with {@code retrain}) would keep the
- * parameters too, but fails on the indexes that need the rebuild (see {@link IndexedDeletions}).
+ * A vector index built anew over the table's live rows, under its name, of its type, with the
+ * parameters Lance recorded in its details (quantizer, graph, training) and on its IVF centroids
+ * (from Lance's statistics), as Lance's own optimisation would keep them. Lance's optimisation
+ * ({@code optimizeIndices}, also with {@code retrain}) fails on the indexes that need the rebuild
+ * (see {@link IndexedDeletions}). Reusing the centroids also saves most of the time: lance-core
+ * 7.0.0 trained IVF centroids on a table with deleted rows 20 times slower than on one without
+ * (IVF_FLAT, 200,000 rows of 128 dimensions: 157 s instead of 7.7 s; 6.3 s with the centroids).
  */
 final class VectorIndexRebuild {
   private VectorIndexRebuild() {}
 
   static void run(Dataset dataset, VectorIndex index) {
-    int partitions = IndexStatistics.partitions(dataset.getIndexStatistics(index.name()));
-    // k-means needs a row per partition; deletes may have left fewer
-    long rows = Math.max(1, dataset.countRows());
+    Map<String, Object> statistics = dataset.getIndexStatistics(index.name());
+    int partitions = IndexStatistics.partitions(statistics);
+    IvfBuildParams.Builder ivf = new IvfBuildParams.Builder();
+    long rows = dataset.countRows();
+    Optional<float[]> centroids = IndexStatistics.centroids(statistics);
+    if (centroids.isPresent() && rows >= partitions) {
+      ivf.setNumPartitions(partitions).setCentroids(centroids.get());
+    } else {
+      // trained anew; k-means needs a row per partition, and deletes may have left fewer
+      ivf.setNumPartitions((int) Math.max(1, Math.min(partitions, rows)));
+    }
     dataset.createIndex(
         List.of(index.column()),
         IndexType.valueOf(index.type()),
         Optional.of(index.name()),
-        params(index, (int) Math.min(partitions, rows)),
+        params(index, ivf),
         true);
   }
 
   /**
+   * @param ivf the partitions (and centroids) to build with; the training parameters are added
    * @throws IllegalArgumentException for a quantizer or metric lance-core 7.0.0 does not build
    */
-  static IndexParams params(VectorIndex index, int partitions) {
+  static IndexParams params(VectorIndex index, IvfBuildParams.Builder ivf) {
     Map<String, Object> details = JsonUtils.fromJson(index.detailsJson());
     Map<?, ?> hints = section(details, "runtime_hints");
-    IvfBuildParams.Builder ivf = new IvfBuildParams.Builder().setNumPartitions(partitions);
     hint(hints, "lance.ivf.max_iters", ivf::setMaxIters);
     hint(hints, "lance.ivf.sample_rate", ivf::setSampleRate);
     VectorIndexParams.Builder vector =

@@ -1,9 +1,6 @@
 package dev.flinklance.compactor.index;
 
-import static dev.flinklance.compactor.testing.VectorTables.nearest;
 import static dev.flinklance.compactor.testing.VectorTables.search;
-import static dev.flinklance.compactor.testing.VectorTables.vector;
-import static dev.flinklance.compactor.testing.VectorTables.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -11,6 +8,7 @@ import dev.flinklance.compactor.testing.VectorTables;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.testing.LanceTestTables;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -28,6 +26,10 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lance.Dataset;
+import org.lance.compaction.Compaction;
+import org.lance.compaction.CompactionOptions;
+import org.lance.compaction.CompactionTask;
+import org.lance.compaction.RewriteResult;
 import org.lance.index.DistanceType;
 import org.lance.index.Index;
 import org.lance.index.IndexType;
@@ -44,6 +46,8 @@ import org.lance.util.JsonUtils;
  * and how a pass prepares for it (rebuild with the same parameters, or keep the fragments).
  */
 class IndexedDeletionsTest {
+  private static final VectorTables TABLES = VectorTables.SMALL;
+
   @TempDir Path dir;
   private BufferAllocator allocator;
 
@@ -61,9 +65,9 @@ class IndexedDeletionsTest {
   private Dataset indexedWithDeletions(
       boolean stableRowIds, IndexType type, VectorIndexParams params) {
     String uri = dir.resolve("t").toString();
-    VectorTables.create(uri, stableRowIds);
+    TABLES.create(uri, stableRowIds);
     for (long first = 0; first < 2_000; first += 500) {
-      LanceTestTables.appendFragments(uri, write(uri, first, 500));
+      LanceTestTables.appendFragments(uri, TABLES.write(uri, first, 500));
     }
     Dataset dataset = Dataset.open(uri, allocator);
     VectorTables.index(dataset, type, params);
@@ -80,8 +84,9 @@ class IndexedDeletionsTest {
     try (Dataset dataset =
         indexedWithDeletions(
             true, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(4, DistanceType.L2))) {
-      float[] deletedRow = vector(0);
-      assertThat(search(dataset, deletedRow, 10)).isEqualTo(nearest(live(2_000), deletedRow, 10));
+      float[] deletedRow = TABLES.vector(0);
+      assertThat(search(dataset, deletedRow, 10))
+          .isEqualTo(TABLES.nearest(live(2_000), deletedRow, 10));
 
       dataset.compact();
       dataset.checkoutLatest();
@@ -91,7 +96,7 @@ class IndexedDeletionsTest {
       assertThat(IndexedDeletions.holdsDeletedRows(dataset, index)).isTrue();
       // lance-core 7.0.0: the deleted row's own entry is nearest, is found, and is dropped on read
       assertThat(search(dataset, deletedRow, 10)).hasSizeLessThan(10);
-      LanceTestTables.appendFragments(dataset.uri(), write(dataset.uri(), 2_000, 100));
+      LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), 2_000, 100));
       dataset.checkoutLatest();
       for (boolean retrain : new boolean[] {false, true}) {
         assertThatThrownBy(
@@ -106,8 +111,60 @@ class IndexedDeletionsTest {
       List<Long> live =
           Stream.concat(live(2_000).stream(), LongStream.range(2_000, 2_100).boxed()).toList();
       for (long id : List.of(0L, 5L, 7L, 2_050L)) {
-        assertThat(search(dataset, vector(id), 10)).isEqualTo(nearest(live, vector(id), 10));
+        assertThat(search(dataset, TABLES.vector(id), 10))
+            .isEqualTo(TABLES.nearest(live, TABLES.vector(id), 10));
       }
+    }
+  }
+
+  /**
+   * An update keeps the row id and deletes the old row, but the index keeps the entry of the old
+   * vector: a search near it is wrong even before any compaction. The rebuild indexes the rows as
+   * they are.
+   */
+  @Test
+  void anUpdatedRowIsFoundAtItsOldVectorUntilTheRebuild() {
+    String uri = dir.resolve("t").toString();
+    TABLES.create(uri, true);
+    LanceTestTables.appendFragments(uri, TABLES.write(uri, 0, 2_000));
+    VectorTables moved =
+        new VectorTables(8, id -> VectorTables.gaussian(id < 100 ? 1_000_000 + id : id, 8));
+    List<Long> ids = LongStream.range(0, 2_000).boxed().toList();
+    try (Dataset dataset = Dataset.open(uri, allocator)) {
+      VectorTables.index(
+          dataset, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(4, DistanceType.L2));
+      moved.update(dataset, 0, 100);
+      VectorIndex index = VectorIndex.on(dataset, "v").orElseThrow();
+      assertThat(IndexedDeletions.holdsDeletedRows(dataset, index)).isTrue();
+      float[] oldVector = TABLES.vector(42);
+      assertThat(search(dataset, oldVector, 10))
+          .as("lance-core 7.0.0: the stale entry is nearest and resolves to a live row")
+          .isNotEqualTo(moved.nearest(ids, oldVector, 10));
+
+      assertThat(IndexedDeletions.prepare(dataset, true)).isEmpty();
+
+      for (long id : List.of(3L, 42L, 1_000_042L, 500L)) {
+        float[] key = TABLES.vector(id);
+        assertThat(search(dataset, key, 10)).isEqualTo(moved.nearest(ids, key, 10));
+      }
+    }
+  }
+
+  @Test
+  void anIndexCommitPreemptsACompactionPlannedBeforeIt() {
+    try (Dataset dataset =
+        indexedWithDeletions(
+            true, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(4, DistanceType.L2))) {
+      CompactionOptions options = CompactionOptions.builder().build();
+      List<RewriteResult> rewritten = new ArrayList<>();
+      for (CompactionTask task : Compaction.planCompaction(dataset, options).getCompactionTasks()) {
+        rewritten.add(task.execute(dataset));
+      }
+
+      IndexedDeletions.prepare(dataset, true);
+
+      assertThatThrownBy(() -> Compaction.commitCompaction(dataset, rewritten, options))
+          .hasMessageContaining("preempted by concurrent transaction CreateIndex");
     }
   }
 
@@ -138,23 +195,27 @@ class IndexedDeletionsTest {
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("indexTypes")
-  void theRebuildKeepsTypeMetricAndParameters(IndexType type, VectorIndexParams params) {
+  void theRebuildKeepsTypeMetricParametersAndCentroids(IndexType type, VectorIndexParams params) {
     try (Dataset dataset = indexedWithDeletions(true, type, params)) {
       VectorIndex before = VectorIndex.on(dataset, "v").orElseThrow();
-      Set<UUID> built = uuids(dataset);
-      int partitions = IndexStatistics.partitions(dataset.getIndexStatistics(before.name()));
+      Set<UUID> segments = uuids(dataset);
+      Map<String, Object> built = dataset.getIndexStatistics(before.name());
       assertThat(IndexedDeletions.holdsDeletedRows(dataset, before)).isTrue();
 
       assertThat(IndexedDeletions.prepare(dataset, true)).isEmpty();
 
       VectorIndex after = VectorIndex.on(dataset, "v").orElseThrow();
-      assertThat(uuids(dataset)).as("rebuilt").doesNotContainAnyElementsOf(built);
+      assertThat(uuids(dataset)).as("rebuilt").doesNotContainAnyElementsOf(segments);
       assertThat(after.type()).isEqualTo(type.name());
       assertThat(after.name()).isEqualTo(before.name());
       assertThat(JsonUtils.fromJson(after.detailsJson()))
           .isEqualTo(JsonUtils.fromJson(before.detailsJson()));
       Map<String, Object> statistics = dataset.getIndexStatistics(after.name());
-      assertThat(IndexStatistics.partitions(statistics)).isEqualTo(partitions);
+      assertThat(IndexStatistics.partitions(statistics))
+          .isEqualTo(IndexStatistics.partitions(built));
+      assertThat(IndexStatistics.centroids(statistics))
+          .get()
+          .isEqualTo(IndexStatistics.centroids(built).orElseThrow());
       assertThat(IndexStatistics.entries(statistics)).isEqualTo(1_600);
       assertThat(IndexedDeletions.holdsDeletedRows(dataset, after)).isFalse();
     }
@@ -165,8 +226,8 @@ class IndexedDeletionsTest {
     try (Dataset dataset =
         indexedWithDeletions(
             true, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(4, DistanceType.L2))) {
-      LanceTestTables.appendFragments(dataset.uri(), write(dataset.uri(), 2_000, 100));
-      LanceTestTables.appendFragments(dataset.uri(), write(dataset.uri(), 2_100, 100));
+      LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), 2_000, 100));
+      LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), 2_100, 100));
       dataset.checkoutLatest();
       dataset.delete("id = 2001"); // not indexed: its deletion is nothing the index holds
       dataset.checkoutLatest();

@@ -1,8 +1,5 @@
 package dev.flinklance.compactor.it;
 
-import static dev.flinklance.compactor.testing.VectorTables.nearest;
-import static dev.flinklance.compactor.testing.VectorTables.vector;
-import static dev.flinklance.compactor.testing.VectorTables.write;
 import static java.util.stream.Collectors.toSet;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -38,6 +35,8 @@ import org.lance.index.vector.VectorIndexParams;
  * pass that compacts deleted rows away leaves the indexed search exact.
  */
 class VectorIndexUpkeepITCase {
+  private static final VectorTables TABLES = VectorTables.SMALL;
+
   @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
 
   @TempDir Path dir;
@@ -46,11 +45,11 @@ class VectorIndexUpkeepITCase {
   @ValueSource(booleans = {false, true})
   void compactionPassAddsNewFragmentsToTheVectorIndex(boolean stableRowIds) throws Exception {
     String table = dir.resolve("docs").toString();
-    VectorTables.create(table, stableRowIds);
-    LanceTestTables.appendFragments(table, write(table, 0, 1_000));
+    TABLES.create(table, stableRowIds);
+    LanceTestTables.appendFragments(table, TABLES.write(table, 0, 1_000));
     buildIndex(table);
     for (long first = 1_000; first < 1_120; first += 20) {
-      LanceTestTables.appendFragments(table, write(table, first, 20));
+      LanceTestTables.appendFragments(table, TABLES.write(table, first, 20));
     }
     assertThat(index(table).missesFragmentsOf(open(table))).isTrue();
 
@@ -61,7 +60,7 @@ class VectorIndexUpkeepITCase {
         .isEqualTo(Outcome.COMMITTED);
     assertCoveredAndFound(table, 1_120, List.of(7L, 999L, 1_000L, 1_119L));
 
-    LanceTestTables.appendFragments(table, write(table, 1_120, 30));
+    LanceTestTables.appendFragments(table, TABLES.write(table, 1_120, 30));
     List<CompactionSummary> nothing = compactOnce(table, 10);
     assertThat(nothing)
         .singleElement()
@@ -80,9 +79,9 @@ class VectorIndexUpkeepITCase {
   @ValueSource(booleans = {false, true})
   void searchAfterCompactingDeletedRowsIsExact(boolean stableRowIds) throws Exception {
     String table = dir.resolve("deleted").toString();
-    VectorTables.create(table, stableRowIds);
+    TABLES.create(table, stableRowIds);
     for (long first = 0; first < 2_000; first += 500) {
-      LanceTestTables.appendFragments(table, write(table, first, 500));
+      LanceTestTables.appendFragments(table, TABLES.write(table, first, 500));
     }
     buildIndex(table);
     delete(table, "id % 5 = 0");
@@ -97,7 +96,7 @@ class VectorIndexUpkeepITCase {
     assertExactSearch(table, live, "after the pass");
 
     // more deletes and new rows: the next pass adds the rows to the index and stays exact
-    LanceTestTables.appendFragments(table, write(table, 2_000, 300));
+    LanceTestTables.appendFragments(table, TABLES.write(table, 2_000, 300));
     delete(table, "id % 7 = 0");
     live.addAll(LongStream.range(2_000, 2_300).boxed().toList());
     live.removeIf(id -> id % 7 == 0);
@@ -137,7 +136,7 @@ class VectorIndexUpkeepITCase {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open(table, allocator)) {
       for (long id : ids) {
-        assertThat(VectorTables.search(dataset, vector(id), 1))
+        assertThat(VectorTables.search(dataset, TABLES.vector(id), 1))
             .as("nearest to row %d", id)
             .containsExactly(id);
       }
@@ -149,10 +148,10 @@ class VectorIndexUpkeepITCase {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open(table, allocator)) {
       for (int q = 1; q <= 20; q++) {
-        float[] key = vector(-q);
+        float[] key = TABLES.vector(-q);
         assertThat(VectorTables.search(dataset, key, 10))
             .as("indexed search %d %s vs brute force over the live rows", q, when)
-            .isEqualTo(nearest(live, key, 10));
+            .isEqualTo(TABLES.nearest(live, key, 10));
       }
     }
   }

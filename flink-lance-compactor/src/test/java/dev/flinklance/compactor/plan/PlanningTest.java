@@ -1,6 +1,5 @@
 package dev.flinklance.compactor.plan;
 
-import static dev.flinklance.compactor.testing.VectorTables.write;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.compactor.CompactionConfig;
@@ -26,14 +25,16 @@ import org.lance.index.vector.VectorIndexParams;
  * and it is rebuilt only while no plan of ours is in flight (the rebuild would preempt it).
  */
 class PlanningTest {
+  private static final VectorTables TABLES = VectorTables.SMALL;
+
   @TempDir Path dir;
 
   @Test
   void indexedDeletionsAreCompactedOnlyAfterTheIndexIsRebuilt() {
     String uri = dir.resolve("t").toString();
-    VectorTables.create(uri, true);
+    TABLES.create(uri, true);
     for (long first = 0; first < 2_000; first += 500) {
-      LanceTestTables.appendFragments(uri, write(uri, first, 500));
+      LanceTestTables.appendFragments(uri, TABLES.write(uri, first, 500));
     }
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open(uri, allocator)) {
@@ -42,7 +43,7 @@ class PlanningTest {
       dataset.delete("id % 5 = 0");
     }
     for (long first = 2_000; first < 2_300; first += 100) {
-      LanceTestTables.appendFragments(uri, write(uri, first, 100));
+      LanceTestTables.appendFragments(uri, TABLES.write(uri, first, 100));
     }
     Configuration conf = new Configuration();
     conf.setString("path", uri);

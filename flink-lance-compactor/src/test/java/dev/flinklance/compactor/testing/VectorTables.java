@@ -5,8 +5,11 @@ import dev.flinklance.testing.Neighbours.Hit;
 import java.util.Collection;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Random;
+import java.util.function.LongFunction;
+import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.BigIntVector;
@@ -28,32 +31,44 @@ import org.lance.index.vector.VectorIndexParams;
 import org.lance.ipc.Query;
 
 /**
- * Tables of an {@code id} and an 8-dimension vector {@code v} whose value follows from the id, so
- * that the true nearest neighbours of any point over any set of live ids can be computed here.
+ * Tables of an {@code id} and a vector {@code v} that is a function of the id, so that the true
+ * nearest neighbours of any point among any set of live ids can be computed here.
  */
 public final class VectorTables {
-  public static final int DIM = 8;
   public static final String INDEX = "v_idx";
-  public static final Schema SCHEMA =
-      new Schema(
-          List.of(
-              Field.notNullable("id", new ArrowType.Int(64, true)),
-              new Field(
-                  "v",
-                  FieldType.notNullable(new ArrowType.FixedSizeList(DIM)),
-                  List.of(
-                      Field.notNullable(
-                          "item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))))));
 
-  private VectorTables() {}
+  /** The tests' tables: 8 dimensions, independent Gaussian components seeded by the id. */
+  public static final VectorTables SMALL = new VectorTables(8, id -> gaussian(id, 8));
 
-  public static void create(String uri, boolean stableRowIds) {
+  private final int dimension;
+  private final LongFunction<float[]> vectors;
+  private final Schema schema;
+
+  /**
+   * @param vectors row {@code id}'s vector, the same for the same id
+   */
+  public VectorTables(int dimension, LongFunction<float[]> vectors) {
+    this.dimension = dimension;
+    this.vectors = vectors;
+    this.schema =
+        new Schema(
+            List.of(
+                Field.notNullable("id", new ArrowType.Int(64, true)),
+                new Field(
+                    "v",
+                    FieldType.notNullable(new ArrowType.FixedSizeList(dimension)),
+                    List.of(
+                        Field.notNullable(
+                            "item", new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE))))));
+  }
+
+  public void create(String uri, boolean stableRowIds) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset ignored =
             Dataset.write()
                 .allocator(allocator)
                 .uri(uri)
-                .schema(SCHEMA)
+                .schema(schema)
                 .enableStableRowIds(stableRowIds)
                 .mode(WriteParams.WriteMode.CREATE)
                 .execute()) {
@@ -62,24 +77,49 @@ public final class VectorTables {
   }
 
   /** Uncommitted fragment files of rows {@code first .. first + count - 1}. */
-  public static List<FragmentMetadata> write(String uri, long first, int count) {
+  public List<FragmentMetadata> write(String uri, long first, int count) {
     try (BufferAllocator allocator = new RootAllocator();
-        VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
-      root.allocateNew();
-      BigIntVector ids = (BigIntVector) root.getVector("id");
-      FixedSizeListVector vectors = (FixedSizeListVector) root.getVector("v");
-      Float4Vector items = (Float4Vector) vectors.getDataVector();
-      for (int i = 0; i < count; i++) {
-        ids.setSafe(i, first + i);
-        vectors.setNotNull(i);
-        float[] vector = vector(first + i);
-        for (int d = 0; d < DIM; d++) {
-          items.setSafe(i * DIM + d, vector[d]);
-        }
-      }
-      root.setRowCount(count);
+        VectorSchemaRoot root = rows(allocator, first, count)) {
       return Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute();
     }
+  }
+
+  /** Gives rows {@code first .. first + count - 1} this table's vectors (a merge-insert update). */
+  public void update(Dataset dataset, long first, int count) {
+    try (BufferAllocator allocator = new RootAllocator();
+        VectorSchemaRoot root = rows(allocator, first, count)) {
+      LineageTables.update(dataset, root, allocator);
+    }
+    dataset.checkoutLatest();
+  }
+
+  private VectorSchemaRoot rows(BufferAllocator allocator, long first, int count) {
+    VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+    root.allocateNew();
+    BigIntVector ids = (BigIntVector) root.getVector("id");
+    FixedSizeListVector column = (FixedSizeListVector) root.getVector("v");
+    Float4Vector items = (Float4Vector) column.getDataVector();
+    for (int i = 0; i < count; i++) {
+      ids.setSafe(i, first + i);
+      column.setNotNull(i);
+      float[] vector = vectors.apply(first + i);
+      for (int d = 0; d < dimension; d++) {
+        items.setSafe(i * dimension + d, vector[d]);
+      }
+    }
+    root.setRowCount(count);
+    return root;
+  }
+
+  public float[] vector(long id) {
+    return vectors.apply(id);
+  }
+
+  /** Brute force: the {@code k} ids of {@code live} nearest to {@code key} (L2), nearest first. */
+  public List<Long> nearest(Collection<Long> live, float[] key, int k) {
+    Map<Long, Double> distances =
+        live.stream().collect(Collectors.toMap(id -> id, id -> squaredDistance(vector(id), key)));
+    return live.stream().sorted(Comparator.comparingDouble(distances::get)).limit(k).toList();
   }
 
   /** Builds (or replaces) index {@link #INDEX} on {@code v}. */
@@ -90,24 +130,6 @@ public final class VectorTables {
         Optional.of(INDEX),
         IndexParams.builder().setVectorIndexParams(params).build(),
         true);
-  }
-
-  /** Row {@code id}'s vector: random, the same for the same id. */
-  public static float[] vector(long id) {
-    Random random = new Random(id);
-    float[] vector = new float[DIM];
-    for (int d = 0; d < DIM; d++) {
-      vector[d] = (float) random.nextGaussian();
-    }
-    return vector;
-  }
-
-  /** Brute force: the {@code k} ids of {@code live} nearest to {@code key} (L2), nearest first. */
-  public static List<Long> nearest(Collection<Long> live, float[] key, int k) {
-    return live.stream()
-        .sorted(Comparator.comparingDouble(id -> squaredDistance(vector(id), key)))
-        .limit(k)
-        .toList();
   }
 
   /** The ids lance-core's indexed search finds, probing every partition of a small index. */
@@ -122,6 +144,15 @@ public final class VectorTables {
             .setUseIndex(true)
             .build();
     return Neighbours.nearest(dataset, query).stream().map(Hit::id).toList();
+  }
+
+  public static float[] gaussian(long seed, int dimension) {
+    Random random = new Random(seed);
+    float[] vector = new float[dimension];
+    for (int d = 0; d < dimension; d++) {
+      vector[d] = (float) random.nextGaussian();
+    }
+    return vector;
   }
 
   private static double squaredDistance(float[] a, float[] b) {
