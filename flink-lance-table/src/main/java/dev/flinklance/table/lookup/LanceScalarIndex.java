@@ -10,6 +10,7 @@ import dev.flinklance.key.PrimaryKey;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -46,6 +47,7 @@ public final class LanceScalarIndex {
    *     type a lookup cannot probe an index with, before anything is built
    * @throws LanceDatasetException naming the table if Lance fails
    */
+  @Internal // the procedure's and the command line's; users call those
   public static Created create(LanceDataset table, String column) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = table.open(allocator)) {

@@ -14,6 +14,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
 import org.lance.Dataset;
@@ -71,6 +72,7 @@ public final class LanceVectorIndex {
    *     built
    * @throws LanceDatasetException naming the table if Lance fails
    */
+  @Internal // the procedure's and the command line's; users call those
   public static Created create(
       LanceDataset table, String column, String type, Map<String, String> options) {
     VectorIndexBuild build = VectorIndexBuild.of(column, type, options);
