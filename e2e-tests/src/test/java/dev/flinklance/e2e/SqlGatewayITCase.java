@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.e2e.cluster.ConnectorJars;
 import dev.flinklance.e2e.cluster.FlinkClusterExtension;
 import dev.flinklance.e2e.cluster.SqlGatewayClient;
-import dev.flinklance.e2e.cluster.SqlScript;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.SqlStatements;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -113,7 +113,8 @@ class SqlGatewayITCase {
     try (SqlGatewayClient.Session sql = gateway.openSession(Map.of())) {
       // this cluster's environment in place of docker/sql/init.sql
       run(sql, "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = '" + warehouse + "')");
-      for (String statement : SqlScript.statements(script)) {
+      for (SqlStatements.Statement each : SqlStatements.split(Files.readString(script))) {
+        String statement = each.sql();
         boolean compaction = statement.startsWith("CALL ");
         if (compaction) {
           fragments.add(LanceTestTables.fragmentCount(events));

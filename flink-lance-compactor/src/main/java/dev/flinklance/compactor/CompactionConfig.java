@@ -62,7 +62,8 @@ public final class CompactionConfig implements Serializable {
   }
 
   /**
-   * The compactor of the table named by {@code path} and {@code storage.*} in {@code conf}.
+   * The compactor of the table named by {@code path}, {@code storage.*} and the namespace that
+   * serves it (see {@link LanceDatasetOptions#dataset}) in {@code conf}.
    *
    * @throws IllegalArgumentException naming the first invalid option
    */
@@ -72,8 +73,7 @@ public final class CompactionConfig implements Serializable {
       throw new IllegalArgumentException(
           String.format("Invalid Lance compaction option '%s': must be set", PATH.key()));
     }
-    LanceDataset dataset =
-        LanceDataset.at(path.trim(), LanceDatasetOptions.storageOptions(conf.toMap()));
+    LanceDataset dataset = LanceDatasetOptions.dataset(path, conf); // with its namespace, if any
     return new CompactionConfig(conf, dataset);
   }
 

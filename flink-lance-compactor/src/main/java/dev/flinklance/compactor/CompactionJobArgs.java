@@ -1,7 +1,10 @@
 package dev.flinklance.compactor;
 
+import dev.flinklance.config.CommandLineArgs;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Set;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 
@@ -35,49 +38,39 @@ final class CompactionJobArgs {
     this.once = once;
   }
 
+  /** Command-line names of the compactor options the job takes. */
+  private static final Map<String, ConfigOption<?>> OPTIONS =
+      Map.of(
+          "interval", LanceCompactionOptions.COMPACTION_TRIGGER_INTERVAL,
+          "target-rows-per-fragment", LanceCompactionOptions.COMPACTION_TARGET_ROWS_PER_FRAGMENT,
+          "cleanup-older-than", LanceCompactionOptions.COMPACTION_CLEANUP_OLDER_THAN,
+          "side-file-min-age", LanceCompactionOptions.COMPACTION_SIDE_FILE_MIN_AGE);
+
   /**
    * @throws IllegalArgumentException naming the bad argument, with the usage text
    */
   static CompactionJobArgs parse(String[] args) {
-    Configuration conf = new Configuration();
-    boolean once = false;
-    boolean interval = false;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("--once")) {
-        once = true;
-        continue;
-      }
-      if (!arg.startsWith("--") || i + 1 >= args.length || args[i + 1].startsWith("--")) {
-        throw usage(
-            arg.startsWith("--")
-                ? "missing value for " + arg
-                : "unexpected argument '" + arg + "'");
-      }
-      String value = args[++i];
-      String name = arg.substring(2);
-      switch (name) {
-        case "path" -> conf.setString(LanceDatasetOptions.PATH.key(), value);
-        case "interval" -> {
-          interval = true;
-          set(conf, arg, LanceCompactionOptions.COMPACTION_TRIGGER_INTERVAL, value);
-        }
-        case "target-rows-per-fragment" ->
-            set(conf, arg, LanceCompactionOptions.COMPACTION_TARGET_ROWS_PER_FRAGMENT, value);
-        case "cleanup-older-than" ->
-            set(conf, arg, LanceCompactionOptions.COMPACTION_CLEANUP_OLDER_THAN, value);
-        case "side-file-min-age" ->
-            set(conf, arg, LanceCompactionOptions.COMPACTION_SIDE_FILE_MIN_AGE, value);
-        default -> {
-          if (!name.startsWith(LanceDatasetOptions.STORAGE_PREFIX)
-              || name.length() == LanceDatasetOptions.STORAGE_PREFIX.length()) {
-            throw usage("unknown argument '" + arg + "'");
-          }
-          conf.setString(name, value);
-        }
-      }
+    CommandLineArgs line;
+    try {
+      line =
+          CommandLineArgs.parse(
+              args,
+              Set.of("once"),
+              key ->
+                  key.equals("path")
+                      || OPTIONS.containsKey(key)
+                      || (key.startsWith(LanceDatasetOptions.STORAGE_PREFIX)
+                          && key.length() > LanceDatasetOptions.STORAGE_PREFIX.length()));
+    } catch (IllegalArgumentException e) {
+      throw usage(e.getMessage());
     }
-    if (once && interval) {
+    Configuration conf = new Configuration();
+    line.withPrefix(LanceDatasetOptions.STORAGE_PREFIX).forEach(conf::setString);
+    line.get("path").ifPresent(path -> conf.setString(LanceDatasetOptions.PATH.key(), path));
+    OPTIONS.forEach(
+        (name, option) -> line.get(name).ifPresent(value -> set(conf, name, option, value)));
+    boolean once = line.has("once");
+    if (once && line.has("interval")) {
       throw usage("--once and --interval exclude each other");
     }
     if (conf.get(LanceDatasetOptions.PATH) == null) {
@@ -92,7 +85,7 @@ final class CompactionJobArgs {
 
   /** Parses the value now, so that a bad one is reported with its argument's name. */
   private static <T> void set(
-      Configuration conf, String arg, ConfigOption<T> option, String value) {
+      Configuration conf, String name, ConfigOption<T> option, String value) {
     conf.setString(option.key(), value);
     try {
       T parsed = conf.get(option);
@@ -100,7 +93,7 @@ final class CompactionJobArgs {
         throw new IllegalArgumentException("negative");
       }
     } catch (IllegalArgumentException e) {
-      throw usage(String.format("invalid value '%s' for %s", value, arg));
+      throw usage(String.format("invalid value '%s' for --%s", value, name));
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.flinklance.compactor;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.dataset.LanceDataset;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -70,7 +71,7 @@ public final class TableHandle implements AutoCloseable {
   public void close() {
     reset();
     if (allocator != null) {
-      allocator.close();
+      Allocators.closeAtEnd(allocator, this);
       allocator = null;
     }
   }

@@ -89,19 +89,15 @@ public final class CommitHistory {
    * The version newer than {@code afterVersion} whose transaction is a rewrite (compaction) that
    * added any of {@code newDataFiles}. Lance's {@code commitCompaction} takes no transaction
    * properties, so a compaction commit is recognised by its new data files, whose names are unique.
+   * A rewrite whose transaction Lance cannot read back ({@link
+   * LanceErrors#isUnreadableTransaction}) is recognised by its version's fragments holding them.
    */
   public static OptionalLong findRewrite(
       Dataset latest, long afterVersion, Set<String> newDataFiles) {
     for (long version = latest.version(); version > afterVersion; version--) {
       try (Dataset at = latest.checkoutVersion(version)) {
-        Optional<Transaction> transaction = at.readTransaction();
-        if (transaction.isEmpty()) {
-          continue;
-        }
-        try (Transaction txn = transaction.get()) {
-          if (txn.operation() instanceof Rewrite rewrite && adds(rewrite, newDataFiles)) {
-            return OptionalLong.of(version);
-          }
+        if (isRewriteAdding(at, newDataFiles)) {
+          return OptionalLong.of(version);
         }
       } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
         if (LanceErrors.isNotFound(e)) {
@@ -111,6 +107,26 @@ public final class CommitHistory {
       }
     }
     return OptionalLong.empty();
+  }
+
+  private static boolean isRewriteAdding(Dataset at, Set<String> dataFiles) {
+    Optional<Transaction> transaction;
+    try {
+      transaction = at.readTransaction();
+    } catch (RuntimeException e) {
+      if (!LanceErrors.isUnreadableTransaction(e)) {
+        throw e;
+      }
+      return at.getFragments().stream()
+          .flatMap(fragment -> fragment.metadata().getFiles().stream())
+          .anyMatch(file -> dataFiles.contains(file.getPath()));
+    }
+    if (transaction.isEmpty()) {
+      return false;
+    }
+    try (Transaction txn = transaction.get()) {
+      return txn.operation() instanceof Rewrite rewrite && adds(rewrite, dataFiles);
+    }
   }
 
   private static boolean adds(Rewrite rewrite, Set<String> dataFiles) {
@@ -301,7 +317,11 @@ public final class CommitHistory {
     }
   }
 
-  /** The transaction properties of a version; empty if the version no longer exists. */
+  /**
+   * The transaction properties of a version; empty if the version no longer exists. A version whose
+   * transaction Lance cannot read back is a compaction's ({@link
+   * LanceErrors#isUnreadableTransaction}): it has none.
+   */
   private static Optional<Map<String, String>> propertiesAt(Dataset latest, long version) {
     try (Dataset at = latest.checkoutVersion(version)) {
       Optional<Transaction> transaction = at.readTransaction();
@@ -314,6 +334,9 @@ public final class CommitHistory {
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       if (LanceErrors.isNotFound(e)) {
         return Optional.empty();
+      }
+      if (LanceErrors.isUnreadableTransaction(e)) {
+        return Optional.of(Map.of());
       }
       throw LanceDatasetException.wrap(latest.uri(), "cannot read version " + version, e);
     }

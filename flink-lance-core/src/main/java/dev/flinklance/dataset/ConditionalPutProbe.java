@@ -106,7 +106,7 @@ public final class ConditionalPutProbe {
 
   /** The cached verdict, or a new probe; concurrent callers for one table share one probe. */
   static boolean honoursCreateOnlyPuts(LanceDataset table) {
-    Key key = new Key(table.uri(), table.storageOptions());
+    Key key = new Key(table.uri(), table.configuredStorageOptions()); // not what a namespace vends
     CompletableFuture<Boolean> mine = new CompletableFuture<>();
     CompletableFuture<Boolean> verdict = VERDICTS.putIfAbsent(key, mine);
     if (verdict == null) {

@@ -34,6 +34,16 @@ public abstract class FormatSerializer<T> implements SimpleVersionedSerializer<T
 
   protected abstract T read(DataInputView in) throws IOException;
 
+  /** Whether this serializer still reads an older format (by default it reads only its own). */
+  protected boolean readsOlder(int format) {
+    return false;
+  }
+
+  /** Reads a format {@link #readsOlder} accepts. */
+  protected T readOlder(int format, DataInputView in) throws IOException {
+    throw new UnsupportedOperationException("format " + format);
+  }
+
   @Override
   public final int getVersion() {
     return format;
@@ -48,6 +58,9 @@ public abstract class FormatSerializer<T> implements SimpleVersionedSerializer<T
 
   @Override
   public final T deserialize(int version, byte[] serialized) throws IOException {
+    if (version != format && readsOlder(version)) {
+      return readOlder(version, new DataInputDeserializer(serialized));
+    }
     if (version != format) {
       throw new IOException(
           String.format(

@@ -8,14 +8,18 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.lance.CommitBuilder;
 import org.lance.Dataset;
+import org.lance.Fragment;
 import org.lance.FragmentMetadata;
+import org.lance.OpenDatasetBuilder;
 import org.lance.ReadOptions;
 import org.lance.Transaction;
+import org.lance.WriteFragmentBuilder;
 import org.lance.operation.Append;
 import org.lance.operation.Overwrite;
 import org.slf4j.Logger;
@@ -24,6 +28,11 @@ import org.slf4j.LoggerFactory;
 /**
  * Where a Lance table lives and how to reach it: its URI and the storage options that go with every
  * Lance call. All Lance failures leave here with the table's URI in the message.
+ *
+ * <p>A table served by a Lance Namespace also knows it ({@link #namespaceTable}): its storage
+ * options then include what the namespace vends (temporary credentials, asked again before they
+ * expire), and it is opened through the namespace, so that Lance refreshes the credentials of an
+ * open dataset itself.
  */
 @Internal
 public final class LanceDataset implements Serializable {
@@ -33,23 +42,34 @@ public final class LanceDataset implements Serializable {
   private final String uri;
   private final Map<String, String> storageOptions;
   private final ConditionalPutCheck conditionalPutCheck;
+  private final NamespaceTable namespaceTable;
 
   public LanceDataset(String uri, Map<String, String> storageOptions) {
     this(uri, storageOptions, ConditionalPutCheck.FAIL);
+  }
+
+  public LanceDataset(
+      String uri, Map<String, String> storageOptions, ConditionalPutCheck conditionalPutCheck) {
+    this(uri, storageOptions, conditionalPutCheck, null);
   }
 
   /**
    * @param storageOptions Lance storage options; for a table on an object store, {@link
    *     ObjectStoreDefaults} fill in the timeouts the user did not set
    * @param conditionalPutCheck what {@link ConditionalPutProbe#verify} does before the first write
+   * @param namespaceTable the table in the Lance Namespace that serves it, or null
    */
   public LanceDataset(
-      String uri, Map<String, String> storageOptions, ConditionalPutCheck conditionalPutCheck) {
+      String uri,
+      Map<String, String> storageOptions,
+      ConditionalPutCheck conditionalPutCheck,
+      NamespaceTable namespaceTable) {
     checkUri(uri);
     this.uri = uri;
     this.storageOptions =
         Map.copyOf(onObjectStore(uri) ? ObjectStoreDefaults.apply(storageOptions) : storageOptions);
     this.conditionalPutCheck = conditionalPutCheck;
+    this.namespaceTable = namespaceTable;
     Secrets.remember(this.storageOptions);
   }
 
@@ -94,8 +114,45 @@ public final class LanceDataset implements Serializable {
     return uri;
   }
 
+  /**
+   * The storage options for a Lance call made now: the configured ones, and over them what the
+   * table's namespace vends (valid for at least a while: see {@link
+   * NamespaceTable#storageOptions}).
+   */
   public Map<String, String> storageOptions() {
+    if (namespaceTable == null) {
+      return storageOptions;
+    }
+    Map<String, String> vended = namespaceTable.storageOptions();
+    if (vended.isEmpty()) {
+      return storageOptions;
+    }
+    Map<String, String> merged = new TreeMap<>(storageOptions);
+    merged.putAll(vended);
+    return merged;
+  }
+
+  /** The storage options given to this table, without any that a namespace vends. */
+  public Map<String, String> configuredStorageOptions() {
     return storageOptions;
+  }
+
+  /** The table in the Lance Namespace that serves it, if any. */
+  public Optional<NamespaceTable> namespaceTable() {
+    return Optional.ofNullable(namespaceTable);
+  }
+
+  /**
+   * Lance's fragment writer for this table, with its storage options and, for a table a namespace
+   * serves, the namespace (Lance then refreshes vended credentials during a long write).
+   */
+  public WriteFragmentBuilder writeFragment() {
+    WriteFragmentBuilder builder =
+        Fragment.write().datasetUri(uri).storageOptions(storageOptions());
+    if (namespaceTable != null) {
+      builder.namespaceClient(namespaceTable.namespace().client()).tableId(namespaceTable.id());
+    }
+    return builder;
   }
 
   public ConditionalPutCheck conditionalPutCheck() {
@@ -154,11 +211,13 @@ public final class LanceDataset implements Serializable {
   }
 
   private Dataset openWith(BufferAllocator allocator, ReadOptions.Builder options) {
-    return Dataset.open()
-        .allocator(allocator)
-        .uri(uri)
-        .readOptions(options.setStorageOptions(storageOptions).build())
-        .build();
+    OpenDatasetBuilder open = Dataset.open().allocator(allocator);
+    if (namespaceTable == null) {
+      open.uri(uri);
+    } else {
+      open.namespaceClient(namespaceTable.namespace().client()).tableId(namespaceTable.id());
+    }
+    return open.readOptions(options.setStorageOptions(storageOptions).build()).build();
   }
 
   /**
@@ -198,7 +257,7 @@ public final class LanceDataset implements Serializable {
         new Transaction.Builder().readVersion(0).operation(overwrite.build()).build()) {
       CommitBuilder commit =
           new CommitBuilder(uri, allocator)
-              .writeParams(storageOptions)
+              .writeParams(storageOptions())
               .useStableRowIds(stableRowIds)
               .maxRetries(0);
       if (dataStorageVersion != null) {
@@ -289,7 +348,10 @@ public final class LanceDataset implements Serializable {
                 .operation(Append.builder().fragments(fresh).build())
                 .build();
         Dataset ignored =
-            new CommitBuilder(latest).writeParams(storageOptions).maxRetries(10).execute(append)) {
+            new CommitBuilder(latest)
+                .writeParams(storageOptions())
+                .maxRetries(10)
+                .execute(append)) {
       // committed
     }
   }

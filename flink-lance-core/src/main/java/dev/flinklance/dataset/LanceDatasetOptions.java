@@ -1,12 +1,21 @@
 package dev.flinklance.dataset;
 
+import java.net.URLDecoder;
+import java.net.URLEncoder;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.util.TimeUtils;
 
 /**
  * Options that say which Lance table and how to create it. Sink, source, compactor and catalog all
@@ -79,6 +88,19 @@ public final class LanceDatasetOptions {
                   + " warning instead (acceptable when only one writer ever commits to the"
                   + " table); SKIP does not check. See docs/object-stores.md.");
 
+  /**
+   * Keys by which a catalog hands the connector the Lance Namespace that serves a table (not SQL
+   * options: a table declares none of them, its catalog adds them): {@code lance-namespace.impl},
+   * {@code lance-namespace.timeout}, {@code lance-namespace.table-id} (the id's parts, each
+   * URL-encoded, joined by {@code .}) and {@code lance-namespace.property.*}.
+   */
+  public static final String NAMESPACE_PREFIX = "lance-namespace.";
+
+  private static final String NAMESPACE_IMPL = NAMESPACE_PREFIX + "impl";
+  private static final String NAMESPACE_TIMEOUT = NAMESPACE_PREFIX + "timeout";
+  private static final String NAMESPACE_TABLE_ID = NAMESPACE_PREFIX + "table-id";
+  private static final String NAMESPACE_PROPERTY = NAMESPACE_PREFIX + "property.";
+
   private LanceDatasetOptions() {}
 
   /**
@@ -87,13 +109,74 @@ public final class LanceDatasetOptions {
    * relative local path is resolved here, where the job is built: each task manager would otherwise
    * resolve it against its own working directory.
    */
+  @Internal
   public static LanceDataset dataset(String uri, Configuration options) {
     String resolved = uri.trim();
     if (!resolved.contains("://")) {
       resolved = Path.of(resolved).toAbsolutePath().normalize().toString();
     }
+    Map<String, String> all = options.toMap();
     return new LanceDataset(
-        resolved, storageOptions(options.toMap()), options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK));
+        resolved,
+        storageOptions(all),
+        options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK),
+        namespaceTable(all));
+  }
+
+  /**
+   * The options that make {@link #dataset} give {@code table} back: its path, its configured
+   * storage options and its namespace; for jobs started from a table (procedures).
+   */
+  @Internal
+  public static Map<String, String> toOptions(LanceDataset table) {
+    Map<String, String> options =
+        accessOptions(table.configuredStorageOptions(), table.namespaceTable().orElse(null));
+    options.put(PATH.key(), table.uri());
+    return options;
+  }
+
+  /**
+   * The options that give a table these storage options ({@code storage.*}) and, unless null, this
+   * namespace ({@link #NAMESPACE_PREFIX}).
+   */
+  @Internal
+  public static Map<String, String> accessOptions(
+      Map<String, String> storageOptions, NamespaceTable table) {
+    Map<String, String> options = new TreeMap<>();
+    storageOptions.forEach((key, value) -> options.put(STORAGE_PREFIX + key, value));
+    if (table == null) {
+      return options;
+    }
+    NamespaceConnection namespace = table.namespace();
+    options.put(NAMESPACE_IMPL, namespace.impl());
+    options.put(NAMESPACE_TIMEOUT, namespace.timeout().toMillis() + " ms");
+    options.put(
+        NAMESPACE_TABLE_ID,
+        table.id().stream()
+            .map(part -> URLEncoder.encode(part, StandardCharsets.UTF_8).replace(".", "%2E"))
+            .collect(Collectors.joining(".")));
+    namespace.properties().forEach((key, value) -> options.put(NAMESPACE_PROPERTY + key, value));
+    return options;
+  }
+
+  private static NamespaceTable namespaceTable(Map<String, String> options) {
+    String impl = options.get(NAMESPACE_IMPL);
+    if (impl == null) {
+      return null;
+    }
+    Map<String, String> properties = new TreeMap<>();
+    options.forEach(
+        (key, value) -> {
+          if (key.startsWith(NAMESPACE_PROPERTY)) {
+            properties.put(key.substring(NAMESPACE_PROPERTY.length()), value);
+          }
+        });
+    List<String> id =
+        Arrays.stream(options.get(NAMESPACE_TABLE_ID).split("\\."))
+            .map(part -> URLDecoder.decode(part, StandardCharsets.UTF_8))
+            .toList();
+    Duration timeout = TimeUtils.parseDuration(options.get(NAMESPACE_TIMEOUT));
+    return new NamespaceTable(new NamespaceConnection(impl, properties, timeout), id);
   }
 
   /** The Lance storage options among {@code options}: every {@code storage.*} key, unprefixed. */

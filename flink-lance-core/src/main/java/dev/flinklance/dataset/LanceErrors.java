@@ -14,6 +14,9 @@ public final class LanceErrors {
   private LanceErrors() {}
 
   public static boolean isNotFound(Throwable e) {
+    if (e instanceof org.lance.namespace.errors.TableNotFoundException) {
+      return true; // the table's namespace does not know it (any more)
+    }
     String message = String.valueOf(e.getMessage());
     return message.contains("was not found") || message.startsWith("Not found");
   }
@@ -23,6 +26,16 @@ public final class LanceErrors {
     String message = String.valueOf(e.getMessage());
     return message.contains("Retryable commit conflict")
         || message.contains("incompatible with concurrent");
+  }
+
+  /**
+   * lance-core 7.0.0 cannot read back the transaction of a compaction that rewrote an index (a
+   * Rewrite with rewritten indexes): its JNI layer calls a Java constructor with the wrong
+   * signature. Such a version is a Rewrite, which never carries a sink's stamp.
+   */
+  public static boolean isUnreadableTransaction(Throwable e) {
+    return String.valueOf(e.getMessage())
+        .contains("Invalid number or type of arguments passed to java method");
   }
 
   public static boolean isAlreadyExists(Throwable e) {

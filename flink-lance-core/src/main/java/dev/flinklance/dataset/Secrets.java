@@ -30,7 +30,8 @@ public final class Secrets {
   private static final Pattern SENSITIVE_KEY =
       Pattern.compile(
           "secret|password|passwd|token|signature|credential|private_key|account_key|access_key"
-              + "|master_key|sas_key|service_account_key|apikey|api_key|api-key");
+              + "|master_key|sas_key|service_account_key|apikey|api_key|api-key|authorization"
+              + "|(^|\\.)headers?\\.");
 
   /** {@code scheme://user:password@} */
   private static final Pattern URI_PASSWORD = Pattern.compile("(://[^/:@\\s]*):[^@/\\s]+@");
@@ -45,7 +46,10 @@ public final class Secrets {
 
   private Secrets() {}
 
-  /** Whether a storage option with this key holds a credential (key ids are not secret). */
+  /**
+   * Whether a storage option or namespace property with this key holds a credential (key ids are
+   * not secret; every HTTP header of a namespace is taken for one).
+   */
   public static boolean isSensitive(String key) {
     String lower = key.toLowerCase(Locale.ROOT);
     return SENSITIVE_KEY.matcher(lower).find() && !lower.endsWith("_id");
@@ -57,6 +61,11 @@ public final class Secrets {
         (key, value) -> {
           if (isSensitive(key) && value != null && value.length() >= MIN_MASKED_LENGTH) {
             REMEMBERED.add(value);
+            // "Bearer <token>": the token alone is just as secret
+            String last = value.substring(value.lastIndexOf(' ') + 1);
+            if (last.length() >= MIN_MASKED_LENGTH) {
+              REMEMBERED.add(last);
+            }
           }
         });
   }

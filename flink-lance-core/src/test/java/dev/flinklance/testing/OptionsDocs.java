@@ -25,12 +25,7 @@ public final class OptionsDocs {
   private OptionsDocs() {}
 
   public static Path optionsPage() {
-    Path here = Path.of("").toAbsolutePath();
-    while (here != null && !Files.isDirectory(here.resolve("docs"))) {
-      here = here.getParent();
-    }
-    assertThat(here).as("a docs/ directory above the module").isNotNull();
-    return here.resolve("docs").resolve("options.md");
+    return Repository.root().resolve("docs").resolve("options.md");
   }
 
   public static void assertDocumented(Class<?>... optionClasses) throws Exception {

@@ -8,16 +8,20 @@ import java.lang.reflect.Field;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
 import java.util.TreeMap;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
 import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.BlobStoreLocator;
 import org.gaul.s3proxy.S3Proxy;
 import org.gaul.shaded.org.eclipse.jetty.server.HttpConnectionFactory;
 import org.gaul.shaded.org.eclipse.jetty.server.Server;
@@ -80,6 +84,11 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
   private int rawPort;
   private SilentEndpoint silent;
 
+  /** Key pairs of {@link #temporaryCredentials}: access key id to secret and expiry. */
+  private final Map<String, TemporaryKey> temporaryKeys = new ConcurrentHashMap<>();
+
+  private record TemporaryKey(String secret, long expiresAtMillis) {}
+
   public S3TestServer() {
     this(DEFAULT_ACCESS_KEY_ID, DEFAULT_SECRET_ACCESS_KEY);
   }
@@ -115,6 +124,7 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
             // object_store sends headers S3Proxy does not know (checksums); real S3 accepts them
             .ignoreUnknownHeaders(true)
             .build();
+    proxy.setBlobStoreLocator(locator(blobStore));
     Server server = jettyServerOf(proxy);
     ServerConnector enforcing = (ServerConnector) server.getConnectors()[0];
     ServerConnector raw =
@@ -135,6 +145,45 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
     rawPort = raw.getLocalPort();
     silent = new SilentEndpoint();
     return this;
+  }
+
+  /**
+   * The server's own key pair, and every {@link #temporaryCredentials temporary} one until it
+   * expires; S3Proxy answers any other access key id with 403 InvalidAccessKeyId.
+   */
+  private BlobStoreLocator locator(BlobStore blobStore) {
+    return (identity, container, blob) -> {
+      if (identity.equals(accessKeyId)) {
+        return Map.entry(secretAccessKey, blobStore);
+      }
+      TemporaryKey key = temporaryKeys.get(identity);
+      if (key == null || System.currentTimeMillis() >= key.expiresAtMillis()) {
+        return null;
+      }
+      return Map.entry(key.secret(), blobStore);
+    };
+  }
+
+  /**
+   * Storage options with a new key pair that the server accepts for {@code validity} from now, like
+   * the temporary credentials a catalog service vends; {@code expires_at_millis} says when (the key
+   * Lance Namespace uses for vended credentials).
+   */
+  public Map<String, String> temporaryCredentials(Duration validity) {
+    long expiresAt = System.currentTimeMillis() + validity.toMillis();
+    String id = "temporary-" + UUID.randomUUID();
+    String secret = "temporary-secret-" + UUID.randomUUID();
+    temporaryKeys.put(id, new TemporaryKey(secret, expiresAt));
+    Map<String, String> options = new TreeMap<>(storageOptions());
+    options.put("aws_access_key_id", id);
+    options.put("aws_secret_access_key", secret);
+    options.put("expires_at_millis", Long.toString(expiresAt));
+    return options;
+  }
+
+  /** How many {@link #temporaryCredentials} were issued. */
+  public int temporaryCredentialsIssued() {
+    return temporaryKeys.size();
   }
 
   /**

@@ -8,19 +8,19 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /** A port on 127.0.0.1 that accepts TCP connections and never reads from or answers them. */
-final class SilentEndpoint implements AutoCloseable {
+public final class SilentEndpoint implements AutoCloseable {
   private final ServerSocket socket;
   private final List<Socket> held = new CopyOnWriteArrayList<>();
   private final Thread acceptor;
 
-  SilentEndpoint() throws IOException {
+  public SilentEndpoint() throws IOException {
     socket = new ServerSocket(0, 50, InetAddress.getLoopbackAddress());
     acceptor = new Thread(this::acceptForever, "silent-endpoint-" + socket.getLocalPort());
     acceptor.setDaemon(true);
     acceptor.start();
   }
 
-  int port() {
+  public int port() {
     return socket.getLocalPort();
   }
 

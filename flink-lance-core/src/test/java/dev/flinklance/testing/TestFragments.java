@@ -54,6 +54,16 @@ public final class TestFragments {
 
   public static List<FragmentMetadata> write(
       String uri, Map<String, String> storageOptions, long... ids) {
+    return write(uri, storageOptions, "name", ids);
+  }
+
+  /** Rows whose names are {@code tag-id}: a later version of the rows {@link #write} writes. */
+  public static List<FragmentMetadata> writeTagged(String uri, String tag, long... ids) {
+    return write(uri, Map.of(), tag, ids);
+  }
+
+  private static List<FragmentMetadata> write(
+      String uri, Map<String, String> storageOptions, String tag, long... ids) {
     try (BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot root = VectorSchemaRoot.create(SCHEMA, allocator)) {
       root.allocateNew();
@@ -61,7 +71,7 @@ public final class TestFragments {
       VarCharVector names = (VarCharVector) root.getVector("name");
       for (int i = 0; i < ids.length; i++) {
         idVector.setSafe(i, ids[i]);
-        names.setSafe(i, ("name-" + ids[i]).getBytes());
+        names.setSafe(i, (tag + "-" + ids[i]).getBytes());
       }
       root.setRowCount(ids.length);
       return Fragment.write()

@@ -7,7 +7,10 @@ import dev.flinklance.sink.committer.LanceCommitter;
 import dev.flinklance.sink.writer.LanceSinkWriter;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.LanceWriteResultSerializer;
+import dev.flinklance.sink.writer.UpsertSinkWriter;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -20,6 +23,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
 import org.apache.flink.streaming.api.transformations.PartitionTransformation;
@@ -39,12 +43,15 @@ import org.apache.flink.util.function.SerializableFunction;
  *
  * Writers write fragment files in parallel; an aggregator folds each checkpoint's files into one
  * committable; the committer commits it as one Lance transaction once the checkpoint completes, and
- * skips it if a replay finds it committed already. See {@code docs/semantics.md}.
+ * skips it if a replay finds it committed already. A sink with a primary key ({@link
+ * LanceSinkBuilder#primaryKey}) routes records by key to the writers and commits each checkpoint's
+ * changes as one Lance Update. See {@code docs/semantics.md}.
  */
 @PublicEvolving
 public class LanceSink<T>
     implements Sink<T>,
         SupportsCommitter<LanceCommittable>,
+        SupportsPreWriteTopology<T>,
         SupportsPreCommitTopology<LanceWriteResult, LanceCommittable>,
         SupportsPostCommitTopology<LanceCommittable> {
   private static final long serialVersionUID = 1L;
@@ -73,6 +80,7 @@ public class LanceSink<T>
     return new LanceSinkBuilder<>(rowType, toRowData);
   }
 
+  @Internal
   public LanceSinkConfig config() {
     return config;
   }
@@ -87,19 +95,33 @@ public class LanceSink<T>
 
   @Override
   public SinkWriter<T> createWriter(WriterInitContext context) {
-    return new LanceSinkWriter<>(config, rowType, toRowData, context);
+    return config.primaryKey().isPresent()
+        ? new UpsertSinkWriter<>(config, rowType, toRowData, context)
+        : new LanceSinkWriter<>(config, rowType, toRowData, context);
   }
 
+  /** A sink with a primary key sends each key's changes to one writer, in order. */
+  @Override
+  public DataStream<T> addPreWriteTopology(DataStream<T> input) {
+    return config
+        .primaryKey()
+        .<DataStream<T>>map(key -> input.keyBy(new RoutingKey<>(toRowData, key), Types.STRING))
+        .orElse(input);
+  }
+
+  @Internal
   @Override
   public Committer<LanceCommittable> createCommitter(CommitterInitContext context) {
     return new LanceCommitter(config, context);
   }
 
+  @Internal
   @Override
   public SimpleVersionedSerializer<LanceCommittable> getCommittableSerializer() {
     return new LanceCommittableSerializer();
   }
 
+  @Internal
   @Override
   public SimpleVersionedSerializer<LanceWriteResult> getWriteResultSerializer() {
     return new LanceWriteResultSerializer();
@@ -111,6 +133,7 @@ public class LanceSink<T>
    * so the commit user in its state maps across job upgrades. A sink without a uid cannot have
    * sub-operator uids (Flink rejects them), so then the aggregator has none either.
    */
+  @Internal
   @Override
   public DataStream<CommittableMessage<LanceCommittable>> addPreCommitTopology(
       DataStream<CommittableMessage<LanceWriteResult>> writeResults) {
@@ -143,6 +166,7 @@ public class LanceSink<T>
   }
 
   /** Compaction, when enabled ({@code compaction.enabled}) and flink-lance-compactor is present. */
+  @Internal
   @Override
   public void addPostCommitTopology(DataStream<CommittableMessage<LanceCommittable>> committed) {
     PostCommitTopologies.addEnabled(committed, config);

@@ -2,7 +2,9 @@ package dev.flinklance.sink;
 
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.key.PrimaryKey;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
@@ -23,6 +25,7 @@ public final class LanceSinkBuilder<T> {
   private final Configuration options = new Configuration();
   private final Map<String, String> vectorColumns = new LinkedHashMap<>();
   private boolean overwrite;
+  private List<String> primaryKey = List.of();
 
   LanceSinkBuilder(RowType rowType, SerializableFunction<T, RowData> toRowData) {
     this.rowType = rowType;
@@ -84,6 +87,19 @@ public final class LanceSinkBuilder<T> {
   }
 
   /**
+   * The rows' primary key (one or more columns of TINYINT, SMALLINT, INT, BIGINT, CHAR, VARCHAR or
+   * DATE): the sink then applies changes by key, exactly once per checkpoint. Each record's {@code
+   * RowKind} says what it does: INSERT and UPDATE_AFTER replace the row of their key (or add it),
+   * DELETE removes it (its other columns may be NULL), UPDATE_BEFORE is ignored. A table the sink
+   * creates declares the key as Lance's unenforced primary key; an existing table must have these
+   * columns and, if it declares a primary key, this one. See docs/semantics.md.
+   */
+  public LanceSinkBuilder<T> primaryKey(String... columns) {
+    this.primaryKey = List.of(columns);
+    return this;
+  }
+
+  /**
    * Options as string key-value pairs, as the SQL connector receives them: any key of {@link
    * LanceDatasetOptions}, {@link LanceSinkOptions}, {@code storage.*} or a post-commit topology's
    * ({@code compaction.*}).
@@ -100,10 +116,15 @@ public final class LanceSinkBuilder<T> {
   }
 
   /**
-   * @throws IllegalArgumentException for an invalid option or a column type Lance cannot store
+   * @throws IllegalArgumentException for an invalid option, a column type Lance cannot store, or a
+   *     primary key column that is not a column of the rows or cannot be a key
    */
   public LanceSink<T> build() {
-    LanceSinkConfig config = LanceSinkConfig.from(options, overwrite);
+    PrimaryKey key =
+        primaryKey.isEmpty()
+            ? null
+            : PrimaryKey.of(rowType, primaryKey, options.get(LanceDatasetOptions.PATH));
+    LanceSinkConfig config = LanceSinkConfig.from(options, overwrite, key);
     ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
     PostCommitTopologies.validate(options);
     return new LanceSink<>(config, rowType, toRowData);

@@ -12,13 +12,17 @@ import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_BUFFER_SIZE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_FILE_SIZE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_ROWS_PER_FILE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_ON_INVALID_RECORD;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_KEY_INDEX;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_MAX_BUFFER_SIZE;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.key.PrimaryKey;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -47,10 +51,14 @@ public final class LanceSinkConfig implements Serializable {
   private final int dedupeMaxVersions;
   private final boolean overwrite;
   private final InvalidRecordPolicy onInvalidRecord;
+  private final PrimaryKey primaryKey;
+  private final long upsertMaxBufferBytes;
+  private final boolean upsertKeyIndex;
 
-  private LanceSinkConfig(Configuration conf, boolean overwrite) {
+  private LanceSinkConfig(Configuration conf, boolean overwrite, PrimaryKey primaryKey) {
     this.options = new Configuration(conf);
     this.overwrite = overwrite;
+    this.primaryKey = primaryKey;
     String path = conf.get(PATH);
     require(path != null && !path.isBlank(), PATH, "must be set to the table's URI");
     this.dataset = LanceDatasetOptions.dataset(absolute(path.trim()), conf);
@@ -76,21 +84,28 @@ public final class LanceSinkConfig implements Serializable {
     require(commitMaxAttempts >= 1, SINK_COMMIT_MAX_ATTEMPTS, "must be at least 1");
     this.dedupeMaxVersions = conf.get(SINK_COMMIT_DEDUPE_MAX_VERSIONS);
     require(dedupeMaxVersions >= 1, SINK_COMMIT_DEDUPE_MAX_VERSIONS, "must be at least 1");
+    this.upsertMaxBufferBytes = conf.get(SINK_UPSERT_MAX_BUFFER_SIZE).getBytes();
+    require(
+        upsertMaxBufferBytes >= MIN_BUFFER_BYTES,
+        SINK_UPSERT_MAX_BUFFER_SIZE,
+        "must be at least 2 mb, got " + conf.get(SINK_UPSERT_MAX_BUFFER_SIZE));
+    this.upsertKeyIndex = conf.get(SINK_UPSERT_KEY_INDEX);
   }
 
   /**
    * @throws IllegalArgumentException naming the first invalid option
    */
   public static LanceSinkConfig from(Configuration conf) {
-    return new LanceSinkConfig(conf, false);
+    return new LanceSinkConfig(conf, false, null);
   }
 
   /**
    * @param overwrite replace the table's rows with the input's, in one commit at the end of input
+   * @param primaryKey the rows' primary key, or null for a sink that appends
    * @throws IllegalArgumentException naming the first invalid option
    */
-  public static LanceSinkConfig from(Configuration conf, boolean overwrite) {
-    return new LanceSinkConfig(conf, overwrite);
+  public static LanceSinkConfig from(Configuration conf, boolean overwrite, PrimaryKey primaryKey) {
+    return new LanceSinkConfig(conf, overwrite, primaryKey);
   }
 
   /**
@@ -185,5 +200,22 @@ public final class LanceSinkConfig implements Serializable {
   /** Whether the sink replaces the table's rows (one Overwrite at end of input) or appends. */
   public boolean overwrite() {
     return overwrite;
+  }
+
+  /**
+   * The rows' primary key: a sink with one applies changes by key (the latest change of each key
+   * replaces its row, deletes remove it); without one it appends.
+   */
+  public Optional<PrimaryKey> primaryKey() {
+    return Optional.ofNullable(primaryKey);
+  }
+
+  public long upsertMaxBufferBytes() {
+    return upsertMaxBufferBytes;
+  }
+
+  /** Whether the committer builds and keeps the key's BTree indexes. */
+  public boolean upsertKeyIndex() {
+    return upsertKeyIndex;
   }
 }

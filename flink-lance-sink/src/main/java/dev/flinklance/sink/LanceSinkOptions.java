@@ -55,7 +55,8 @@ public final class LanceSinkOptions {
                   + " vector of the wrong dimension, a value out of range): FAIL fails the job at"
                   + " once, without restarts; SKIP leaves the record out, counts it in the"
                   + " writer's numRecordsSendErrors metric and logs it (rate-limited) with its"
-                  + " column and record number. Retractions (DELETE, UPDATE_BEFORE) always fail.");
+                  + " column and record number. Retractions (DELETE, UPDATE_BEFORE) into a sink"
+                  + " without a primary key always fail.");
 
   public static final ConfigOption<Integer> SINK_COMMIT_MAX_CONFLICT_RETRIES =
       ConfigOptions.key("sink.commit.max-conflict-retries")
@@ -84,6 +85,29 @@ public final class LanceSinkOptions {
                   + " whether a commit that may have landed (restored after a failure, or retried)"
                   + " is in the table. If the search ends without an answer (bound reached, older"
                   + " versions cleaned up) it logs a WARN and commits.");
+
+  public static final ConfigOption<MemorySize> SINK_UPSERT_MAX_BUFFER_SIZE =
+      ConfigOptions.key("sink.upsert.max-buffer-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(256))
+          .withDescription(
+              "A sink with a primary key: memory a writer holds for one checkpoint's changes, the"
+                  + " latest row of each changed key (in Arrow, rows a later change of their key"
+                  + " replaced included until the writer drops them) and the keys. A writer whose"
+                  + " changes do not fit fails the job, naming this option: checkpoint more often,"
+                  + " raise the sink's parallelism, or raise this (and the TaskManager's memory).");
+
+  public static final ConfigOption<Boolean> SINK_UPSERT_KEY_INDEX =
+      ConfigOptions.key("sink.upsert.key-index")
+          .booleanType()
+          .defaultValue(true)
+          .withDescription(
+              "A sink with a primary key: before its first commit, build a Lance BTree index over"
+                  + " each primary key column that has none (on a new table and on an existing"
+                  + " one), and add the rows of later commits to it once they are many. A commit"
+                  + " finds the rows of a few keys through the index instead of scanning the key"
+                  + " columns. false: build none (an index built otherwise is used and kept up to"
+                  + " date all the same).");
 
   private LanceSinkOptions() {}
 }

@@ -71,6 +71,27 @@ class LanceSinkBuilderTest {
   }
 
   @Test
+  void aPrimaryKeyIsCheckedAtBuildTime() {
+    RowType rows =
+        (RowType)
+            DataTypes.ROW(
+                    DataTypes.FIELD("id", DataTypes.BIGINT()),
+                    DataTypes.FIELD("score", DataTypes.FLOAT()))
+                .getLogicalType();
+    assertThatThrownBy(() -> LanceSink.forRowData(rows).path("/tmp/t").primaryKey("score").build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("Primary key column 'score' of Lance table '/tmp/t' has type FLOAT");
+    assertThatThrownBy(() -> LanceSink.forRowData(rows).path("/tmp/t").primaryKey("ids").build())
+        .hasMessageContaining("Primary key column 'ids' of Lance table '/tmp/t' is not a column");
+    LanceSinkConfig config =
+        LanceSink.forRowData(rows).path("/tmp/t").primaryKey("id").build().config();
+    assertThat(config.primaryKey())
+        .hasValueSatisfying(k -> assertThat(k.columns()).containsExactly("id"));
+    assertThat(config.upsertMaxBufferBytes()).isEqualTo(MemorySize.ofMebiBytes(256).getBytes());
+    assertThat(config.upsertKeyIndex()).isTrue();
+  }
+
+  @Test
   void pathIsRequired() {
     assertThatThrownBy(() -> LanceSink.forRowData(TestRows.ROW_TYPE).build())
         .hasMessage("Invalid Lance sink option 'path': must be set to the table's URI");

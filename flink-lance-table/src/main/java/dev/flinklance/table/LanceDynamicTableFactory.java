@@ -6,7 +6,10 @@ import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.config.OptionFields;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.sink.LanceSinkOptions;
+import dev.flinklance.table.lookup.LanceLookupOptions;
+import dev.flinklance.table.lookup.LookupConfig;
 import dev.flinklance.table.source.LanceSourceConfig;
 import dev.flinklance.table.source.LanceSourceOptions;
 import dev.flinklance.table.source.ReadableAs;
@@ -19,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -26,13 +30,14 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.catalog.ObjectIdentifier;
+import org.apache.flink.table.catalog.UniqueConstraint;
 import org.apache.flink.table.connector.sink.DynamicTableSink;
 import org.apache.flink.table.connector.source.DynamicTableSource;
 import org.apache.flink.table.factories.DynamicTableFactory;
 import org.apache.flink.table.factories.DynamicTableSinkFactory;
 import org.apache.flink.table.factories.DynamicTableSourceFactory;
 import org.apache.flink.table.factories.FactoryUtil;
-import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
 
@@ -48,18 +53,18 @@ public class LanceDynamicTableFactory
   private static final String VECTOR_SEARCH_API =
       "org.apache.flink.table.connector.source.VectorSearchTableSource";
 
-  private final Map<String, String> catalogOptions;
+  private final Function<ObjectIdentifier, Map<String, String>> catalogOptions;
 
   public LanceDynamicTableFactory() {
-    this(Map.of());
+    this(identifier -> Map.of());
   }
 
   /**
-   * @param catalogOptions options a catalog adds to each of its tables ({@code storage.*}); a
-   *     table's own options take precedence
+   * @param catalogOptions the options a catalog adds to a table ({@code storage.*}, the namespace
+   *     that serves it); a table's own options take precedence
    */
-  public LanceDynamicTableFactory(Map<String, String> catalogOptions) {
-    this.catalogOptions = Map.copyOf(catalogOptions);
+  public LanceDynamicTableFactory(Function<ObjectIdentifier, Map<String, String>> catalogOptions) {
+    this.catalogOptions = catalogOptions;
   }
 
   @Override
@@ -73,9 +78,9 @@ public class LanceDynamicTableFactory
   }
 
   /**
-   * Every option of the dataset, the sink, the source, the compactor and the vector search (their
-   * option classes, so that a new option is a SQL key at once), and Flink's {@code
-   * sink.parallelism} and {@code scan.parallelism}.
+   * Every option of the dataset, the sink, the source, the compactor, the vector search and the
+   * lookup join (their option classes, so that a new option is a SQL key at once), and Flink's
+   * {@code sink.parallelism} and {@code scan.parallelism}.
    */
   @Override
   public Set<ConfigOption<?>> optionalOptions() {
@@ -86,7 +91,8 @@ public class LanceDynamicTableFactory
             LanceSinkOptions.class,
             LanceSourceOptions.class,
             LanceCompactionOptions.class,
-            VectorSearchOptions.class)) {
+            VectorSearchOptions.class,
+            LanceLookupOptions.class)) {
       options.addAll(OptionFields.of(holder));
     }
     options.remove(LanceDatasetOptions.PATH);
@@ -103,6 +109,7 @@ public class LanceDynamicTableFactory
         invalidIsValidation(
             () -> LanceSourceConfig.from(toConfig(options)).withChangelogKey(primaryKey(context)));
     invalidIsValidation(() -> VectorSearchConfig.from(options, Map.of()));
+    invalidIsValidation(() -> LookupConfig.from(options));
     LanceReadSchema schema =
         TableVersions.readSchema(config.dataset(), config.version(), config.tag());
     RowType declared = physicalRowType(context);
@@ -132,18 +139,33 @@ public class LanceDynamicTableFactory
     RowType declared = physicalRowType(context);
     LanceDataset table =
         LanceDatasetOptions.dataset(options.get(LanceDatasetOptions.PATH.key()), toConfig(options));
-    checkWritable(declared, table);
+    List<String> primaryKey =
+        context
+            .getCatalogTable()
+            .getResolvedSchema()
+            .getPrimaryKey()
+            .map(UniqueConstraint::getColumns)
+            .orElse(List.of());
+    checkWritable(declared, primaryKey, table);
     Map<String, String> sinkOptions = new HashMap<>(options);
     sinkOptions.put(LanceDatasetOptions.PATH.key(), table.uri());
     sinkOptions.remove(FactoryUtil.CONNECTOR.key());
     sinkOptions.remove(FactoryUtil.SINK_PARALLELISM.key());
     sinkOptions
         .keySet()
-        .removeIf(key -> key.startsWith("scan.") || key.startsWith(VectorSearchOptions.PREFIX));
+        .removeIf(
+            key ->
+                key.startsWith("scan.")
+                    || key.startsWith(VectorSearchOptions.PREFIX)
+                    || key.startsWith(LanceLookupOptions.PREFIX));
     Integer parallelism = toConfig(options).get(FactoryUtil.SINK_PARALLELISM);
     LanceDynamicTableSink sink =
         new LanceDynamicTableSink(
-            context.getObjectIdentifier().asSummaryString(), declared, sinkOptions, parallelism);
+            context.getObjectIdentifier().asSummaryString(),
+            declared,
+            sinkOptions,
+            parallelism,
+            primaryKey);
     invalidIsValidation(sink::buildSink); // invalid sink options fail at planning
     return sink;
   }
@@ -152,7 +174,8 @@ public class LanceDynamicTableFactory
   private Map<String, String> validatedOptions(Context context) {
     FactoryUtil.TableFactoryHelper helper = FactoryUtil.createTableFactoryHelper(this, context);
     helper.validateExcept(LanceDatasetOptions.STORAGE_PREFIX);
-    Map<String, String> options = new HashMap<>(catalogOptions);
+    Map<String, String> options =
+        new HashMap<>(catalogOptions.apply(context.getObjectIdentifier()));
     options.putAll(context.getCatalogTable().getOptions());
     return options;
   }
@@ -179,34 +202,44 @@ public class LanceDynamicTableFactory
   private static void checkReadable(RowType declared, LanceReadSchema schema, LanceDataset table) {
     RowType actual =
         invalidIsValidation(() -> schema.rowType(declared.getFieldNames()), table.uri());
-    for (int i = 0; i < declared.getFieldCount(); i++) {
-      LogicalType tableType = actual.getTypeAt(i);
-      LogicalType declaredType = declared.getTypeAt(i);
-      if (!ReadableAs.readableAs(tableType, declaredType)) {
-        throw new ValidationException(
-            String.format(
-                "Lance table '%s': column '%s' is declared as %s, but the table holds %s",
-                table.uri(),
-                declared.getFieldNames().get(i),
-                declaredType.asSummaryString(),
-                tableType.asSummaryString()));
-      }
-    }
+    ReadableAs.mismatch(declared, actual)
+        .ifPresent(
+            problem -> {
+              throw new ValidationException("Lance table '" + table.uri() + "': " + problem);
+            });
   }
 
-  /** An existing table must take the declared rows; a missing one is created by the sink. */
-  private static void checkWritable(RowType declared, LanceDataset table) {
+  /**
+   * An existing table must take the declared rows, and its declared primary key must be the table's
+   * (none if the table declares none); a missing one is created by the sink.
+   */
+  private static void checkWritable(RowType declared, List<String> primaryKey, LanceDataset table) {
     try (BufferAllocator allocator = new RootAllocator()) {
       Optional<Dataset> existing = table.openIfExists(allocator);
       if (existing.isEmpty()) {
         return;
       }
-      try (Dataset dataset = existing.get();
-          ArrowBatchWriter ignored =
-              invalidIsValidation(
-                  () -> ArrowBatchWriter.create(declared, dataset.getSchema(), allocator),
-                  table.uri())) {
-        // the declared rows can be written
+      try (Dataset dataset = existing.get()) {
+        invalidIsValidation(
+            () -> {
+              if (primaryKey.isEmpty()) {
+                PrimaryKey.requireNoKey(dataset.getLanceSchema(), table.uri());
+              } else {
+                PrimaryKey.of(declared, primaryKey, table.uri())
+                    .checkTable(dataset.getLanceSchema(), table.uri());
+              }
+              return null;
+            });
+        RowType written =
+            primaryKey.isEmpty()
+                ? declared
+                : PrimaryKey.of(declared, primaryKey, table.uri()).withKeysNotNull(declared);
+        try (ArrowBatchWriter ignored =
+            invalidIsValidation(
+                () -> ArrowBatchWriter.create(written, dataset.getSchema(), allocator),
+                table.uri())) {
+          // the declared rows can be written
+        }
       }
     }
   }

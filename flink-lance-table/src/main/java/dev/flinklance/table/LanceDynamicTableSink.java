@@ -1,6 +1,7 @@
 package dev.flinklance.table;
 
 import dev.flinklance.sink.LanceSink;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.connector.ChangelogMode;
@@ -12,31 +13,45 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The SQL face of {@link LanceSink}: the same sink, options, committer and type conversion as the
- * DataStream API. Appends only; INSERT OVERWRITE in batch mode.
+ * DataStream API. A table without a primary key takes inserts only (appends; INSERT OVERWRITE in
+ * batch mode); a table with one ({@code PRIMARY KEY (...) NOT ENFORCED}) takes an upsert changelog:
+ * inserts, updates after, and deletes that may carry the key only.
  */
 final class LanceDynamicTableSink implements DynamicTableSink, SupportsOverwrite {
   private final String table;
   private final RowType rowType;
   private final Map<String, String> sinkOptions;
   private final Integer parallelism;
+  private final List<String> primaryKey;
   private boolean overwrite;
 
   /**
    * @param table the table's name in error messages
    * @param sinkOptions the {@link LanceSink} options, as string key-values
    * @param parallelism the writers' parallelism, or null for the input's
+   * @param primaryKey the declared primary key's columns; none for a table that appends
    */
   LanceDynamicTableSink(
-      String table, RowType rowType, Map<String, String> sinkOptions, Integer parallelism) {
+      String table,
+      RowType rowType,
+      Map<String, String> sinkOptions,
+      Integer parallelism,
+      List<String> primaryKey) {
     this.table = table;
     this.rowType = rowType;
     this.sinkOptions = Map.copyOf(sinkOptions);
     this.parallelism = parallelism;
+    this.primaryKey = List.copyOf(primaryKey);
   }
 
+  /**
+   * With a primary key, an upsert changelog whose deletes may carry the key only: the planner then
+   * needs no materialisation of the deleted rows. Without one, inserts only: Flink's planner
+   * refuses an updating query into the table, naming it.
+   */
   @Override
   public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-    return ChangelogMode.insertOnly();
+    return primaryKey.isEmpty() ? ChangelogMode.insertOnly() : ChangelogMode.upsert(true);
   }
 
   @Override
@@ -56,7 +71,11 @@ final class LanceDynamicTableSink implements DynamicTableSink, SupportsOverwrite
    * @throws IllegalArgumentException for an invalid sink option
    */
   LanceSink<RowData> buildSink() {
-    return LanceSink.forRowData(rowType).options(sinkOptions).overwrite(overwrite).build();
+    return LanceSink.forRowData(rowType)
+        .options(sinkOptions)
+        .overwrite(overwrite)
+        .primaryKey(primaryKey.toArray(String[]::new))
+        .build();
   }
 
   @Override
@@ -67,7 +86,7 @@ final class LanceDynamicTableSink implements DynamicTableSink, SupportsOverwrite
   @Override
   public DynamicTableSink copy() {
     LanceDynamicTableSink copy =
-        new LanceDynamicTableSink(table, rowType, sinkOptions, parallelism);
+        new LanceDynamicTableSink(table, rowType, sinkOptions, parallelism, primaryKey);
     copy.overwrite = overwrite;
     return copy;
   }

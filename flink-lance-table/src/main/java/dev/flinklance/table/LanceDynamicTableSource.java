@@ -2,6 +2,7 @@ package dev.flinklance.table;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.table.filter.LanceFilters;
+import dev.flinklance.table.lookup.LookupPlanner;
 import dev.flinklance.table.source.LanceScan;
 import dev.flinklance.table.source.LanceSource;
 import dev.flinklance.table.source.LanceSourceConfig;
@@ -12,6 +13,7 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.VectorSearchTableSource;
@@ -26,12 +28,13 @@ import org.apache.flink.table.types.logical.RowType;
  * The SQL face of {@link LanceSource}: a bounded scan, or a streaming read of appended rows or of
  * every change ({@code scan.streaming}, {@code scan.changelog}), with projection, filter and limit
  * (bounded only) pushed into Lance. Filters Lance cannot evaluate exactly as Flink does stay in
- * Flink. It is also the table {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}), with
- * the projection and the pushed filters.
+ * Flink. It is also the table {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}) and the
+ * table a lookup join reads ({@link LookupPlanner}), with the projection and the pushed filters.
  */
 final class LanceDynamicTableSource
     implements ScanTableSource,
         VectorSearchTableSource,
+        LookupTableSource,
         SupportsProjectionPushDown,
         SupportsFilterPushDown,
         SupportsLimitPushDown {
@@ -43,7 +46,7 @@ final class LanceDynamicTableSource
   private Long limit;
 
   /**
-   * @param options the table's options (the vector search reads its own from them)
+   * @param options the table's options (the vector search and the lookup join read theirs)
    */
   LanceDynamicTableSource(
       LanceSourceConfig config,
@@ -85,6 +88,12 @@ final class LanceDynamicTableSource
         config, tableSchema, options, producedType, pushedFilter(), context);
   }
 
+  @Override
+  public LookupRuntimeProvider getLookupRuntimeProvider(LookupContext context) {
+    return LookupPlanner.provider(
+        config, tableSchema, options, producedType, pushedFilter(), context);
+  }
+
   private String pushedFilter() {
     return filters.isEmpty() ? null : LanceFilters.and(filters);
   }
@@ -108,7 +117,9 @@ final class LanceDynamicTableSource
     List<ResolvedExpression> accepted = new ArrayList<>();
     List<ResolvedExpression> remaining = new ArrayList<>();
     for (ResolvedExpression filter : flinkFilters) {
-      Optional<String> lance = translator.translate(filter);
+      // a conjunct that would make the whole filter too deep for Lance stays in Flink
+      Optional<String> lance =
+          translator.translate(filter).filter(f -> LanceFilters.fits(withFilter(f)));
       if (lance.isPresent()) {
         filters.add(lance.get());
         accepted.add(filter);
@@ -117,6 +128,12 @@ final class LanceDynamicTableSource
       }
     }
     return Result.of(accepted, remaining);
+  }
+
+  private String withFilter(String filter) {
+    List<String> all = new ArrayList<>(filters);
+    all.add(filter);
+    return LanceFilters.and(all);
   }
 
   @Override

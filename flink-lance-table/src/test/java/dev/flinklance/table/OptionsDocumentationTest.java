@@ -1,6 +1,7 @@
 package dev.flinklance.table;
 
 import dev.flinklance.table.catalog.LanceCatalogOptions;
+import dev.flinklance.table.lookup.LanceLookupOptions;
 import dev.flinklance.table.source.LanceSourceOptions;
 import dev.flinklance.table.vector.VectorSearchOptions;
 import dev.flinklance.table.vector.index.VectorIndexOptions;
@@ -8,8 +9,8 @@ import dev.flinklance.testing.OptionsDocs;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/options.md documents the source's, the vector search's, the index build's and the catalog's
- * options.
+ * docs/options.md documents the source's, the vector search's, the index build's, the lookup join's
+ * and the catalog's options.
  */
 class OptionsDocumentationTest {
 
@@ -19,6 +20,7 @@ class OptionsDocumentationTest {
         LanceSourceOptions.class,
         VectorSearchOptions.class,
         VectorIndexOptions.class,
+        LanceLookupOptions.class,
         LanceCatalogOptions.class);
   }
 }

@@ -30,9 +30,9 @@ import org.slf4j.LoggerFactory;
 /**
  * The compaction committer, at parallelism 1: collects a plan's rewrite outcomes, then (in the
  * background) spills lineage and commits them with Lance's {@code commitCompaction}, brings vector
- * indexes up to date with new fragments, and runs cleanup when configured. Outcomes wait in its
- * checkpointed state until their plan has committed: a restore commits them again, unless the
- * table's history shows that they already landed.
+ * and scalar indexes up to date with new fragments, and runs cleanup when configured. Outcomes wait
+ * in its checkpointed state until their plan has committed: a restore commits them again, unless
+ * the table's history shows that they already landed.
  */
 @Internal
 public final class CompactionCommitter extends BackgroundLanceOperator<CompactionSummary>
@@ -148,6 +148,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
                   ? nothingToCompact(plan.ref)
                   : commit.commit(handle.latest(), plan.ref, rewritten, failedTasks, plan.restored);
           VectorIndexUpkeep.run(handle.latest());
+          ScalarIndexUpkeep.run(handle.latest());
           return new Finished(summary, cleanUp());
         },
         finished -> {

@@ -1,6 +1,13 @@
 package dev.flinklance.compactor.lineage;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.lance.fragment.RowIdMeta;
@@ -13,8 +20,9 @@ import org.lance.fragment.RowIdMeta;
  */
 @Internal
 public final class RowIdMetaJson {
-  private static final String INLINE = "{\"Inline\":[";
-  private static final String EXTERNAL = "{\"External\":";
+  private static final ObjectMapper JSON = new ObjectMapper();
+  private static final String INLINE = "Inline";
+  private static final String EXTERNAL = "External";
 
   /** Where a spilled sequence lives. */
   public record ExternalSlice(String path, long offset, long size) {}
@@ -27,28 +35,30 @@ public final class RowIdMetaJson {
       return Optional.empty();
     }
     String json = meta.getMetadata();
-    if (!json.startsWith(INLINE)) {
-      return Optional.empty();
-    }
-    ByteArrayOutputStream bytes = new ByteArrayOutputStream(json.length() / 3);
-    int value = -1;
-    for (int i = INLINE.length(); i < json.length(); i++) {
-      char c = json.charAt(i);
-      if (c >= '0' && c <= '9') {
-        value = (value < 0 ? 0 : value * 10) + (c - '0');
-      } else if (c == ',' || c == ']') {
-        if (value >= 0) {
-          bytes.write(value);
-        }
-        value = -1;
-        if (c == ']') {
-          break;
-        }
-      } else if (c != ' ') {
-        throw new IllegalArgumentException("Unexpected row-id metadata: " + abbreviate(json));
+    // Streamed: an inline sequence can be hundreds of kilobytes of numbers
+    try (JsonParser parser = JSON.getFactory().createParser(json)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT
+          || parser.nextToken() != JsonToken.FIELD_NAME
+          || !parser.currentName().equals(INLINE)) {
+        return Optional.empty();
       }
+      if (parser.nextToken() != JsonToken.START_ARRAY) {
+        throw unexpected(json);
+      }
+      ByteArrayOutputStream bytes = new ByteArrayOutputStream(json.length() / 3);
+      for (JsonToken token = parser.nextToken();
+          token != JsonToken.END_ARRAY;
+          token = parser.nextToken()) {
+        int value = token == JsonToken.VALUE_NUMBER_INT ? parser.getIntValue() : -1;
+        if (value < 0 || value > 255) {
+          throw unexpected(json);
+        }
+        bytes.write(value);
+      }
+      return Optional.of(bytes.toByteArray());
+    } catch (IOException e) {
+      throw new IllegalArgumentException("Unreadable row-id metadata: " + abbreviate(json), e);
     }
-    return Optional.of(bytes.toByteArray());
   }
 
   /** Size in bytes of the serialized sequence of an inline meta, 0 for an external one. */
@@ -57,38 +67,48 @@ public final class RowIdMetaJson {
   }
 
   public static RowIdMeta external(String path, long offset, long size) {
-    if (path.contains("/") || path.contains("\\") || path.contains("\"")) {
+    if (path.contains("/") || path.contains("\\")) {
       // Lance resolves the path as ONE segment under the table's root; a slash is escaped.
       throw new IllegalArgumentException("Side-file name must be one path segment: " + path);
     }
-    return new RowIdMeta(
-        String.format(
-            "{\"External\":{\"path\":\"%s\",\"offset\":%d,\"size\":%d}}", path, offset, size));
+    ObjectNode root = JSON.createObjectNode();
+    root.putObject(EXTERNAL).put("path", path).put("offset", offset).put("size", size);
+    try {
+      return new RowIdMeta(JSON.writeValueAsString(root));
+    } catch (JsonProcessingException e) {
+      throw new IllegalStateException(e); // a tree of strings and numbers always serializes
+    }
   }
 
   /** The slice an external meta points to; empty if it is inline. */
   public static Optional<ExternalSlice> externalSlice(RowIdMeta meta) {
-    if (meta == null || !meta.getMetadata().startsWith(EXTERNAL)) {
+    if (meta == null || meta.getMetadata().contains("\"" + INLINE + "\"")) {
       return Optional.empty();
     }
     String json = meta.getMetadata();
+    JsonNode external;
+    try {
+      external = JSON.readTree(json).path(EXTERNAL);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("Unreadable row-id metadata: " + abbreviate(json), e);
+    }
+    if (external.isMissingNode()) {
+      return Optional.empty();
+    }
+    if (!external.path("path").isTextual()
+        || !external.path("offset").canConvertToLong()
+        || !external.path("size").canConvertToLong()) {
+      throw unexpected(json);
+    }
     return Optional.of(
         new ExternalSlice(
-            stringField(json, "path"), longField(json, "offset"), longField(json, "size")));
+            external.get("path").asText(),
+            external.get("offset").asLong(),
+            external.get("size").asLong()));
   }
 
-  private static String stringField(String json, String name) {
-    int start = json.indexOf("\"" + name + "\":\"") + name.length() + 4;
-    return json.substring(start, json.indexOf('"', start));
-  }
-
-  private static long longField(String json, String name) {
-    int start = json.indexOf("\"" + name + "\":") + name.length() + 3;
-    int end = start;
-    while (end < json.length() && Character.isDigit(json.charAt(end))) {
-      end++;
-    }
-    return Long.parseLong(json.substring(start, end));
+  private static IllegalArgumentException unexpected(String json) {
+    return new IllegalArgumentException("Unexpected row-id metadata: " + abbreviate(json));
   }
 
   private static String abbreviate(String json) {

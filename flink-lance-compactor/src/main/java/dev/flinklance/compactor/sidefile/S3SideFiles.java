@@ -3,7 +3,6 @@ package dev.flinklance.compactor.sidefile;
 import dev.flinklance.dataset.StoragePaths;
 import java.io.IOException;
 import java.net.URI;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.util.TimeUtils;
@@ -21,8 +20,6 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
-import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
-import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
  * Side files of a table on S3 or an S3-compatible server, reached with the table's Lance storage
@@ -124,23 +121,22 @@ final class S3SideFiles implements SideFiles {
 
   @Override
   public List<Listed> list() throws IOException {
-    List<Listed> listed = new ArrayList<>();
-    String token = null;
-    do {
-      ListObjectsV2Request.Builder request =
-          ListObjectsV2Request.builder().bucket(bucket).prefix(prefix + PREFIX).delimiter("/");
-      if (token != null) {
-        request.continuationToken(token);
-      }
-      ListObjectsV2Response response = call(() -> client.listObjectsV2(request.build()));
-      for (S3Object object : response.contents()) {
-        listed.add(
-            new Listed(
-                object.key().substring(prefix.length()), object.lastModified().toEpochMilli()));
-      }
-      token = Boolean.TRUE.equals(response.isTruncated()) ? response.nextContinuationToken() : null;
-    } while (token != null);
-    return listed;
+    ListObjectsV2Request request =
+        ListObjectsV2Request.builder()
+            .bucket(bucket)
+            .prefix(prefix + PREFIX)
+            .delimiter("/")
+            .build();
+    // the paginator's iteration sends the requests (and follows continuation tokens)
+    return call(
+        () ->
+            client.listObjectsV2Paginator(request).contents().stream()
+                .map(
+                    object ->
+                        new Listed(
+                            object.key().substring(prefix.length()),
+                            object.lastModified().toEpochMilli()))
+                .toList());
   }
 
   @Override

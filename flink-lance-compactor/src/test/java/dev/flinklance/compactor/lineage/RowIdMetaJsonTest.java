@@ -33,6 +33,36 @@ class RowIdMetaJsonTest {
   }
 
   @Test
+  void readsWhitespaceAndAnyKeyOrder() {
+    assertThat(RowIdMetaJson.inlineBytes(new RowIdMeta("{ \"Inline\" : [ 1 , 2,\n255 ] }")))
+        .hasValueSatisfying(bytes -> assertThat(bytes).containsExactly(1, 2, (byte) 255));
+    assertThat(
+            RowIdMetaJson.externalSlice(
+                new RowIdMeta(
+                    "{\"External\": {\"size\": 345, \"path\": \"_rowids-\\\"q.bin\","
+                        + " \"offset\": 12}}")))
+        .contains(new RowIdMetaJson.ExternalSlice("_rowids-\"q.bin", 12, 345));
+    assertThat(RowIdMetaJson.externalSlice(RowIdMetaJson.external("_rowids-\"q.bin", 1, 2)))
+        .contains(new RowIdMetaJson.ExternalSlice("_rowids-\"q.bin", 1, 2));
+  }
+
+  @Test
+  void malformedMetadataIsAClearError() {
+    for (String json :
+        new String[] {
+          "{\"Inline\":[1,256]}", "{\"Inline\":[1,-1]}", "{\"Inline\":{}}", "{\"Inline\":[1,"
+        }) {
+      assertThatThrownBy(() -> RowIdMetaJson.inlineBytes(new RowIdMeta(json)))
+          .as(json)
+          .isInstanceOf(IllegalArgumentException.class)
+          .hasMessageContaining("row-id metadata");
+    }
+    assertThatThrownBy(
+            () -> RowIdMetaJson.externalSlice(new RowIdMeta("{\"External\":{\"path\":1}}")))
+        .hasMessageContaining("Unexpected row-id metadata");
+  }
+
+  @Test
   void rejectsSideFilePathsLanceWouldNotFind() {
     assertThatThrownBy(() -> RowIdMetaJson.external("lineage/a.bin", 0, 1))
         .hasMessageContaining("one path segment");

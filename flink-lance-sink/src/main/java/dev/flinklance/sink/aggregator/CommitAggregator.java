@@ -4,6 +4,7 @@ import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.writer.LanceWriteResult;
@@ -54,7 +55,7 @@ public final class CommitAggregator
   private final String configuredCommitUser;
   private final LanceDataset table;
   private final boolean overwrite;
-  private transient TreeMap<Long, List<FragmentMetadata>> pending;
+  private transient TreeMap<Long, CheckpointWrites> pending;
   private transient ListState<String> commitUserState;
   private transient String commitUser;
   private transient String run;
@@ -135,10 +136,10 @@ public final class CommitAggregator
   public void processElement(StreamRecord<CommittableMessage<LanceWriteResult>> element) {
     CommittableMessage<LanceWriteResult> message = element.getValue();
     // Summaries too: an overwrite of an empty result must still know its checkpoint.
-    List<FragmentMetadata> fragments =
-        pending.computeIfAbsent(message.getCheckpointId(), id -> new ArrayList<>());
+    CheckpointWrites writes =
+        pending.computeIfAbsent(message.getCheckpointId(), id -> new CheckpointWrites());
     if (message instanceof CommittableWithLineage<LanceWriteResult> withLineage) {
-      fragments.addAll(withLineage.getCommittable().fragments());
+      writes.add(withLineage.getCommittable());
     }
   }
 
@@ -168,28 +169,31 @@ public final class CommitAggregator
    * checkpoint N replays the records they hold.
    */
   private void emitUpTo(long checkpointId) {
-    Map<Long, List<FragmentMetadata>> ready = pending.headMap(checkpointId, true);
+    Map<Long, CheckpointWrites> ready = pending.headMap(checkpointId, true);
     ready.forEach(
-        (id, fragments) -> {
-          if (!fragments.isEmpty()) {
-            emit(id, fragments);
+        (id, writes) -> {
+          if (!writes.isEmpty()) {
+            emit(id, writes);
           }
         });
     ready.clear();
   }
 
-  /** An overwrite is ONE commit at the end of the input, even without rows. */
+  /**
+   * An overwrite is ONE commit at the end of the input, even without rows. It replaces every row,
+   * so the keys a sink with a primary key removes do not matter to it: only the fragments count.
+   */
   private void emitOverwrite() {
     long checkpointId = pending.isEmpty() ? 1 : pending.lastKey();
-    List<FragmentMetadata> all = new ArrayList<>();
-    pending.values().forEach(all::addAll);
+    CheckpointWrites all = new CheckpointWrites();
+    pending.values().forEach(writes -> all.fragments.addAll(writes.fragments));
     pending.clear();
     emit(checkpointId, all);
   }
 
   private void requireNoRowsBefore(long checkpointId) {
     boolean rows =
-        pending.headMap(checkpointId, true).values().stream().anyMatch(f -> !f.isEmpty());
+        pending.headMap(checkpointId, true).values().stream().anyMatch(w -> !w.isEmpty());
     if (rows) {
       throw new PermanentDatasetException(
           table.uri(),
@@ -202,11 +206,31 @@ public final class CommitAggregator
     }
   }
 
-  private void emit(long checkpointId, List<FragmentMetadata> fragments) {
+  private void emit(long checkpointId, CheckpointWrites writes) {
     String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
     CommitStamp stamp = new CommitStamp(commitUser, run, ++runSeq, checkpointId, jobId);
-    LanceCommittable committable = new LanceCommittable(stamp, runStart, overwrite, fragments);
+    LanceCommittable committable =
+        new LanceCommittable(stamp, runStart, overwrite, writes.fragments, writes.removedKeys);
     output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, checkpointId, 1, 0)));
     output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, checkpointId, 0)));
+  }
+
+  /**
+   * All writers' results of one checkpoint. A primary key routes each key to one writer, so the
+   * writers' removed keys never overlap.
+   */
+  private static final class CheckpointWrites {
+    final List<FragmentMetadata> fragments = new ArrayList<>();
+    final List<RowKey> removedKeys = new ArrayList<>();
+
+    void add(LanceWriteResult result) {
+      fragments.addAll(result.fragments());
+      removedKeys.addAll(result.removedKeys());
+    }
+
+    /** A checkpoint that only deleted keys has keys and no fragments, and still commits. */
+    boolean isEmpty() {
+      return fragments.isEmpty() && removedKeys.isEmpty();
+    }
   }
 }

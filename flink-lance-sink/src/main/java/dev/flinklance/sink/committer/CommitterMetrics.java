@@ -8,6 +8,8 @@ final class CommitterMetrics {
   private final Counter committedFragments;
   private final Counter committedRows;
   private final Counter dedupedCommits;
+  private final Counter removedRows;
+  private volatile long lastKeyLookupMs = -1;
   private volatile long lastCommitDurationMs = -1;
   private volatile long lastCommittedVersion = -1;
   private volatile long lastCommittedCheckpoint = -1;
@@ -16,6 +18,8 @@ final class CommitterMetrics {
     this.committedFragments = group.counter("lanceCommittedFragments");
     this.committedRows = group.counter("lanceCommittedRows");
     this.dedupedCommits = group.counter("lanceDedupedCommits");
+    this.removedRows = group.counter("lanceRemovedRows");
+    group.gauge("lanceLastKeyLookupMs", () -> lastKeyLookupMs);
     group.gauge("lanceLastCommitDurationMs", () -> lastCommitDurationMs);
     group.gauge("lanceLastCommittedVersion", () -> lastCommittedVersion);
     group.gauge("lanceLastCommittedCheckpoint", () -> lastCommittedCheckpoint);
@@ -27,6 +31,12 @@ final class CommitterMetrics {
     lastCommitDurationMs = durationMs;
     lastCommittedVersion = version;
     lastCommittedCheckpoint = committable.checkpointId();
+  }
+
+  /** A sink with a primary key: the rows a commit replaced or deleted, and their lookup. */
+  void upserted(KeyedUpdate update) {
+    removedRows.inc(update.removedRows());
+    lastKeyLookupMs = update.lookupMs();
   }
 
   void deduped() {

@@ -2,6 +2,7 @@ package dev.flinklance.sink.committer;
 
 import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.key.RowKey;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.lance.FragmentMetadata;
@@ -15,13 +16,29 @@ import org.lance.FragmentMetadata;
  *     version is not the table it was written for
  * @param overwrite commit as an Overwrite (the table's rows become exactly {@code fragments})
  *     instead of an Append
+ * @param removedKeys for a sink with a primary key: the keys whose rows in the table the commit
+ *     deletes (every key the checkpoint upserted or deleted); the commit is then an Update
  */
 @Internal
 public record LanceCommittable(
-    CommitStamp stamp, VersionMark runStart, boolean overwrite, List<FragmentMetadata> fragments) {
+    CommitStamp stamp,
+    VersionMark runStart,
+    boolean overwrite,
+    List<FragmentMetadata> fragments,
+    List<RowKey> removedKeys) {
 
   public LanceCommittable {
     fragments = List.copyOf(fragments);
+    removedKeys = List.copyOf(removedKeys);
+  }
+
+  /** A committable of an appending sink. */
+  public LanceCommittable(
+      CommitStamp stamp,
+      VersionMark runStart,
+      boolean overwrite,
+      List<FragmentMetadata> fragments) {
+    this(stamp, runStart, overwrite, fragments, List.of());
   }
 
   public long checkpointId() {
@@ -32,17 +49,23 @@ public record LanceCommittable(
     return fragments.stream().mapToLong(FragmentMetadata::getPhysicalRows).sum();
   }
 
+  /** Whether the commit replaces rows by key (an Update) rather than only adding rows. */
+  public boolean upserts() {
+    return !overwrite && !removedKeys.isEmpty();
+  }
+
   /** Short form: Flink prints committables in failure messages, fragment lists are long. */
   @Override
   public String toString() {
     return String.format(
-        "LanceCommittable{commitUser=%s, checkpointId=%d, run=%s#%d, %s, fragments=%d, rows=%d}",
+        "LanceCommittable{commitUser=%s, checkpointId=%d, run=%s#%d, %s, fragments=%d, rows=%d%s}",
         stamp.commitUser(),
         stamp.checkpointId(),
         stamp.run(),
         stamp.runSeq(),
-        overwrite ? "overwrite" : "append",
+        overwrite ? "overwrite" : upserts() ? "upsert" : "append",
         fragments.size(),
-        rowCount());
+        rowCount(),
+        upserts() ? ", keys=" + removedKeys.size() : "");
   }
 }

@@ -4,7 +4,9 @@ import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.dataset.FormatSerializer;
 import dev.flinklance.dataset.FragmentMetadataCodec;
 import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.key.RowKeyCodec;
 import java.io.IOException;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
@@ -12,13 +14,15 @@ import org.apache.flink.core.memory.DataOutputView;
 /** Versioned form of {@link LanceCommittable}; it lives in checkpoints and savepoints. */
 @Internal
 public final class LanceCommittableSerializer extends FormatSerializer<LanceCommittable> {
+  private static final int APPEND_ONLY_FORMAT = 2;
 
   /**
-   * Format 2: identity by sink run and sequence number. Format 1 (pre-release, identity by
-   * checkpoint id) cannot be told apart safely from later commits and is refused.
+   * Format 3: the removed keys of a sink with a primary key. Format 2 (appends only) is read too.
+   * Format 1 (pre-release, identity by checkpoint id) cannot be told apart safely from later
+   * commits and is refused.
    */
   public LanceCommittableSerializer() {
-    super("pending Lance commits", 2, 256);
+    super("pending Lance commits", 3, 256);
   }
 
   @Override
@@ -33,10 +37,25 @@ public final class LanceCommittableSerializer extends FormatSerializer<LanceComm
     out.writeLong(committable.runStart().epochNanos());
     out.writeBoolean(committable.overwrite());
     FragmentMetadataCodec.writeList(committable.fragments(), out);
+    RowKeyCodec.writeList(committable.removedKeys(), out);
   }
 
   @Override
   protected LanceCommittable read(DataInputView in) throws IOException {
+    return read(in, true);
+  }
+
+  @Override
+  protected boolean readsOlder(int format) {
+    return format == APPEND_ONLY_FORMAT;
+  }
+
+  @Override
+  protected LanceCommittable readOlder(int format, DataInputView in) throws IOException {
+    return read(in, false);
+  }
+
+  private static LanceCommittable read(DataInputView in, boolean withKeys) throws IOException {
     CommitStamp stamp =
         new CommitStamp(
             FragmentMetadataCodec.readString(in),
@@ -46,6 +65,11 @@ public final class LanceCommittableSerializer extends FormatSerializer<LanceComm
             FragmentMetadataCodec.readString(in));
     VersionMark runStart = new VersionMark(in.readLong(), in.readLong());
     boolean overwrite = in.readBoolean();
-    return new LanceCommittable(stamp, runStart, overwrite, FragmentMetadataCodec.readList(in));
+    return new LanceCommittable(
+        stamp,
+        runStart,
+        overwrite,
+        FragmentMetadataCodec.readList(in),
+        withKeys ? RowKeyCodec.readList(in) : List.of());
   }
 }

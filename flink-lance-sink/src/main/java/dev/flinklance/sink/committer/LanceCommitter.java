@@ -1,11 +1,13 @@
 package dev.flinklance.sink.committer;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.commit.CommitHistory.RunProgress;
 import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.dataset.ConditionalPutProbe;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.TableReplacedException;
+import dev.flinklance.index.KeyIndex;
 import dev.flinklance.sink.LanceSinkConfig;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -19,7 +21,6 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.lance.Dataset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -56,9 +57,14 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
 
   private BufferAllocator allocator;
   private TableIdentity identity;
+  private boolean keyIndexChecked;
 
   public LanceCommitter(LanceSinkConfig config, CommitterInitContext context) {
-    this(config, context, new StampedCommit(config.dataset(), config.commitMaxConflictRetries()));
+    this(
+        config,
+        context,
+        new StampedCommit(
+            config.dataset(), config.commitMaxConflictRetries(), config.primaryKey().orElse(null)));
   }
 
   LanceCommitter(
@@ -169,17 +175,50 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
     long start = System.nanoTime();
     TableIdentity current = identity();
     current.verify(committable.runStart());
-    Dataset committed = stampedCommit.commit(current.dataset(), committable);
-    current.advanceTo(committed);
+    if (committable.upserts()) {
+      ensureKeyIndex(current);
+    }
+    StampedCommit.Committed committed = stampedCommit.commit(current.dataset(), committable);
+    long version = committed.dataset().version();
+    current.advanceTo(committed.dataset());
     long durationMs = (System.nanoTime() - start) / 1_000_000;
     landedSeqOfRun.put(committable.stamp().run(), committable.stamp().runSeq());
-    metrics.committed(committable, committed.version(), durationMs);
+    metrics.committed(committable, version, durationMs);
+    committed.update().ifPresent(metrics::upserted);
     LOG.info(
-        "Committed {} to {} as version {} in {} ms",
+        "Committed {} to {} as version {} in {} ms{}",
         committable,
         table,
-        committed.version(),
-        durationMs);
+        version,
+        durationMs,
+        committed
+            .update()
+            .map(
+                u ->
+                    String.format(
+                        " (%d rows replaced or deleted, found in %d ms%s)",
+                        u.removedRows(),
+                        u.lookupMs(),
+                        u.lookup().indexedKeys() ? " through the key index" : " by a scan"))
+            .orElse(""));
+    if (committed.update().isPresent()
+        && KeyIndex.upkeep(current.dataset(), config.primaryKey().orElseThrow())) {
+      current.refresh();
+    }
+  }
+
+  /**
+   * Builds the key's BTree indexes (once per committer, before its first upsert) unless {@code
+   * sink.upsert.key-index} is off. A failure here is a failed commit attempt.
+   */
+  private void ensureKeyIndex(TableIdentity current) {
+    if (keyIndexChecked || !config.upsertKeyIndex()) {
+      return;
+    }
+    if (!KeyIndex.ensure(current.dataset(), config.primaryKey().orElseThrow()).isEmpty()) {
+      current.refresh();
+    }
+    keyIndexChecked = true;
   }
 
   /** The table as this committer knows it; opened on first use. */
@@ -201,7 +240,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
       identity = null;
     }
     if (allocator != null) {
-      allocator.close();
+      Allocators.closeAtEnd(allocator, "Lance committer of " + config.dataset());
     }
   }
 }

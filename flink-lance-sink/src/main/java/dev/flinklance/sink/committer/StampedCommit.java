@@ -2,40 +2,106 @@ package dev.flinklance.sink.committer;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.key.PrimaryKey;
 import java.io.Serializable;
+import java.util.Optional;
 import org.lance.CommitBuilder;
 import org.lance.Dataset;
 import org.lance.Transaction;
 import org.lance.operation.Append;
 import org.lance.operation.Operation;
 import org.lance.operation.Overwrite;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /** One stamped Lance transaction: the only place the sink writes a table version. */
 class StampedCommit implements Serializable {
   private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(StampedCommit.class);
 
   private final LanceDataset table;
   private final int maxConflictRetries;
+  private final PrimaryKey key;
 
-  StampedCommit(LanceDataset table, int maxConflictRetries) {
+  /**
+   * @param key the rows' primary key, or null for a sink that appends
+   */
+  StampedCommit(LanceDataset table, int maxConflictRetries, PrimaryKey key) {
     this.table = table;
     this.maxConflictRetries = maxConflictRetries;
+    this.key = key;
   }
 
   /**
-   * Commits on top of {@code current}; Lance rebases over versions committed concurrently, retrying
-   * up to {@code maxConflictRetries} times on a race.
+   * The table version a commit made.
    *
-   * @return the table at the new version
+   * @param update for an upsert, the Update that landed
    */
-  Dataset commit(Dataset current, LanceCommittable committable) {
+  record Committed(Dataset dataset, Optional<KeyedUpdate> update) {}
+
+  /**
+   * Commits on top of {@code current}; Lance rebases over versions committed concurrently, retrying
+   * up to {@code maxConflictRetries} times on a race. An upsert that conflicts with a concurrent
+   * change of the fragments it deletes from (a compaction, a delete) is planned again on the newest
+   * version, as often.
+   */
+  Committed commit(Dataset current, LanceCommittable committable) {
+    if (!committable.upserts()) {
+      return new Committed(
+          commit(current, operationOf(current, committable), committable), Optional.empty());
+    }
+    Dataset base = current;
+    try {
+      for (int attempt = 1; ; attempt++) {
+        KeyedUpdate update = plan(base, committable);
+        try {
+          return new Committed(commit(base, update.operation(), committable), Optional.of(update));
+        } catch (LanceDatasetException e) {
+          if (!LanceErrors.isCommitConflict(e) || attempt > maxConflictRetries) {
+            throw e;
+          }
+          LOG.info(
+              "{} conflicted with a concurrent change of {} at attempt {}; planning it again on"
+                  + " the newest version",
+              committable,
+              table,
+              attempt);
+          Dataset newest = newest(base);
+          if (base != current) {
+            base.close();
+          }
+          base = newest;
+        }
+      }
+    } finally {
+      if (base != current) {
+        base.close();
+      }
+    }
+  }
+
+  /** The Update of an upsert on {@code base}'s version. */
+  KeyedUpdate plan(Dataset base, LanceCommittable committable) {
+    return KeyedUpdate.plan(base, key, committable);
+  }
+
+  private Dataset newest(Dataset base) {
+    try {
+      return base.checkoutVersion(base.latestVersion());
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(table.uri(), "cannot open the newest version", e);
+    }
+  }
+
+  private Dataset commit(Dataset base, Operation operation, LanceCommittable committable) {
     try (Transaction transaction =
         new Transaction.Builder()
-            .readVersion(current.version())
-            .operation(operationOf(current, committable))
+            .readVersion(base.version())
+            .operation(operation)
             .transactionProperties(committable.stamp().toProperties())
             .build()) {
-      return new CommitBuilder(current)
+      return new CommitBuilder(base)
           .writeParams(table.storageOptions())
           .maxRetries(maxConflictRetries)
           .execute(transaction);

@@ -14,7 +14,6 @@ import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
-import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 
 /**
@@ -62,11 +61,10 @@ final class FragmentStream {
       throws Exception {
     try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
       Data.exportArrayStream(allocator, reader, stream);
-      return Fragment.write()
-          .datasetUri(table.uri())
+      return table
+          .writeFragment()
           .allocator(allocator)
           .data(stream)
-          .storageOptions(table.storageOptions())
           .dataStorageVersion(layout.dataStorageVersion())
           .maxRowsPerFile(layout.maxRowsPerFile())
           .maxBytesPerFile(layout.maxBytesPerFile())
@@ -111,13 +109,11 @@ final class FragmentStream {
 
   /**
    * Stops the write without producing fragments (job cancelled or failed) and waits until Lance has
-   * let go of the stream, even on a thread Flink already interrupted to cancel it: closing the
-   * allocator while Lance still holds a batch would be a leak, which Flink treats as fatal for the
-   * task manager.
-   *
-   * @return whether Lance let go in time
+   * let go of the stream, even on a thread Flink already interrupted to cancel it, so that the
+   * writer's allocator can close without a leak (see {@code Allocators.closeAtEnd} for what is
+   * still held after the wait).
    */
-  boolean abort() {
+  void abort() {
     reader.abort();
     thread.shutdownNow();
     boolean interrupted = false;
@@ -126,13 +122,11 @@ final class FragmentStream {
       while (true) {
         try {
           written.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-          return true;
+          return;
         } catch (InterruptedException e) {
           interrupted = true;
-        } catch (ExecutionException e) {
-          return true; // the write was meant to fail; its files are orphans no commit references
-        } catch (TimeoutException e) {
-          return false;
+        } catch (ExecutionException | TimeoutException e) {
+          return; // a failed write's files are orphans no commit references
         }
       }
     } finally {

@@ -1,5 +1,6 @@
 package dev.flinklance.sink.writer;
 
+import dev.flinklance.key.RowKey;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.lance.FragmentMetadata;
@@ -7,11 +8,20 @@ import org.lance.FragmentMetadata;
 /**
  * What one writer subtask hands on at a checkpoint: the fragment files it wrote since the last one.
  * Metadata only; nothing is visible in the table until the committer commits it.
+ *
+ * @param removedKeys for a sink with a primary key: every key the checkpoint changed (upserted or
+ *     deleted), whose rows already in the table the commit deletes
  */
 @Internal
-public record LanceWriteResult(List<FragmentMetadata> fragments) {
+public record LanceWriteResult(List<FragmentMetadata> fragments, List<RowKey> removedKeys) {
 
   public LanceWriteResult {
     fragments = List.copyOf(fragments);
+    removedKeys = List.copyOf(removedKeys);
+  }
+
+  /** The result of an appending writer. */
+  public LanceWriteResult(List<FragmentMetadata> fragments) {
+    this(fragments, List.of());
   }
 }

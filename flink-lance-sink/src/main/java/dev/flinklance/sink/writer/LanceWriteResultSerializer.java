@@ -2,26 +2,32 @@ package dev.flinklance.sink.writer;
 
 import dev.flinklance.dataset.FormatSerializer;
 import dev.flinklance.dataset.FragmentMetadataCodec;
+import dev.flinklance.key.RowKeyCodec;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
-/** Versioned wire form of {@link LanceWriteResult}. */
+/**
+ * Versioned wire form of {@link LanceWriteResult}. Write results travel from the writers to the
+ * aggregator and are never kept in state, so a format change needs no reader of the old one.
+ */
 @Internal
 public final class LanceWriteResultSerializer extends FormatSerializer<LanceWriteResult> {
 
+  /** Format 2: the removed keys of a sink with a primary key. */
   public LanceWriteResultSerializer() {
-    super("Lance write results", 1, 256);
+    super("Lance write results", 2, 256);
   }
 
   @Override
   protected void write(LanceWriteResult result, DataOutputView out) throws IOException {
     FragmentMetadataCodec.writeList(result.fragments(), out);
+    RowKeyCodec.writeList(result.removedKeys(), out);
   }
 
   @Override
   protected LanceWriteResult read(DataInputView in) throws IOException {
-    return new LanceWriteResult(FragmentMetadataCodec.readList(in));
+    return new LanceWriteResult(FragmentMetadataCodec.readList(in), RowKeyCodec.readList(in));
   }
 }

@@ -10,6 +10,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
+import org.lance.schema.LanceSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -25,11 +26,14 @@ public final class TableBootstrap {
   static final Duration CREATOR_WAIT = Duration.ofSeconds(10);
   private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
 
-  /** What a writer needs to know about the table it writes into. */
   /**
+   * What a writer needs to know about the table it writes into.
+   *
+   * @param lanceSchema the schema with Lance's field metadata (the primary key it declares)
    * @param opened the version the writer saw at start, to tell the table from a replacement
    */
-  public record TableLayout(Schema schema, String dataStorageVersion, VersionMark opened) {}
+  public record TableLayout(
+      Schema schema, LanceSchema lanceSchema, String dataStorageVersion, VersionMark opened) {}
 
   private TableBootstrap() {}
 
@@ -59,7 +63,10 @@ public final class TableBootstrap {
     }
     try (Dataset opened = dataset.get()) {
       return new TableLayout(
-          opened.getSchema(), opened.getLanceFileFormatVersion(), VersionMark.of(opened));
+          opened.getSchema(),
+          opened.getLanceSchema(),
+          opened.getLanceFileFormatVersion(),
+          VersionMark.of(opened));
     }
   }
 

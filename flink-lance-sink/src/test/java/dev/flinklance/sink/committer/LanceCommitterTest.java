@@ -187,12 +187,12 @@ class LanceCommitterTest {
   void anAttemptThatFailedAfterLandingIsNotCommittedTwice() throws Exception {
     AtomicInteger failures = new AtomicInteger(1);
     StampedCommit landsThenFails =
-        new StampedCommit(config().dataset(), 0) {
+        new StampedCommit(config().dataset(), 0, null) {
           @Override
-          Dataset commit(Dataset current, LanceCommittable committable) {
-            Dataset committed = super.commit(current, committable);
+          Committed commit(Dataset current, LanceCommittable committable) {
+            Committed committed = super.commit(current, committable);
             if (failures.getAndDecrement() > 0) {
-              committed.close();
+              committed.dataset().close();
               throw new IllegalStateException("injected: the response of a landed commit was lost");
             }
             return committed;
@@ -210,9 +210,9 @@ class LanceCommitterTest {
   void anAttemptThatFailedBeforeLandingIsRetried() throws Exception {
     AtomicInteger failures = new AtomicInteger(2);
     StampedCommit failsTwice =
-        new StampedCommit(config().dataset(), 0) {
+        new StampedCommit(config().dataset(), 0, null) {
           @Override
-          Dataset commit(Dataset current, LanceCommittable committable) {
+          Committed commit(Dataset current, LanceCommittable committable) {
             if (failures.getAndDecrement() > 0) {
               throw new IllegalStateException("injected: object store unavailable");
             }
@@ -230,9 +230,9 @@ class LanceCommitterTest {
     Configuration twoAttempts = new Configuration();
     twoAttempts.set(LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS, 2);
     StampedCommit failsCheckpointOne =
-        new StampedCommit(config().dataset(), 0) {
+        new StampedCommit(config().dataset(), 0, null) {
           @Override
-          Dataset commit(Dataset current, LanceCommittable committable) {
+          Committed commit(Dataset current, LanceCommittable committable) {
             if (committable.checkpointId() == 1) {
               throw new IllegalStateException("injected: object store unavailable");
             }

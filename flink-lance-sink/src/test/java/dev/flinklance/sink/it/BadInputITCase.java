@@ -145,6 +145,134 @@ class BadInputITCase {
   }
 
   @Test
+  void aNullPrimaryKeyFailsTheJob() {
+    RowType nullableKey =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT()),
+            DataTypes.FIELD("name", DataTypes.STRING()),
+            vec());
+    RowData good = row(0L, StringData.fromString("ok"), floats(0, 0, 0, 0));
+    RowData nullKey = row(null, StringData.fromString("a"), floats(1, 2, 3, 4));
+    assertThatThrownBy(
+            () ->
+                runJob(
+                    LanceSink.forRowData(nullableKey).path(table).primaryKey("id"),
+                    nullableKey,
+                    List.of(good, nullKey),
+                    PERMANENT_ONLY))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains(
+                        "cannot apply record #2 of subtask 0 of 1: its primary key column 'id' is"
+                            + " NULL"));
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(1);
+  }
+
+  @Test
+  void aPrimaryKeyColumnTheTableDoesNotHave() {
+    RowType withCode =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+            DataTypes.FIELD("name", DataTypes.STRING()),
+            vec(),
+            DataTypes.FIELD("code", DataTypes.INT()));
+    assertKeyedFailsLeavingTableUnchanged(
+        table,
+        withCode,
+        "code",
+        row(1L, StringData.fromString("a"), floats(1, 2, 3, 4), 5),
+        "Primary key column 'code' is not a column of Lance table '" + table + "'");
+  }
+
+  @Test
+  void aPrimaryKeyOtherThanTheTablesOrNoneFails() {
+    String keyed = dir.resolve("keyed").toString();
+    Map<String, String> key =
+        Map.of(
+            "lance-schema:unenforced-primary-key", "true",
+            "lance-schema:unenforced-primary-key:position", "1");
+    TestFragments.createTable(
+        keyed,
+        new Schema(
+            List.of(
+                new Field(
+                    "id", new FieldType(false, new ArrowType.Int(64, true), null, key), List.of()),
+                Field.nullable("name", ArrowType.Utf8.INSTANCE))));
+    RowType type =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+            DataTypes.FIELD("name", DataTypes.STRING().notNull()));
+    RowData record = row(1L, StringData.fromString("a"));
+    assertKeyedFailsLeavingTableUnchanged(
+        keyed,
+        type,
+        "name",
+        record,
+        "Lance table '"
+            + keyed
+            + "' has primary key (id), the sink's rows have primary key (name)");
+    assertThatThrownBy(() -> runJob(keyed, Map.of(), type, List.of(record)))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("Lance table '" + keyed + "' has primary key (id): declare it"));
+    assertThat(LanceTestTables.latestVersion(keyed)).isEqualTo(1);
+  }
+
+  /**
+   * More changes in one checkpoint than the writer may hold: the job ends at once, naming the
+   * option (a restart would fill the buffer again with the same changes).
+   */
+  @Test
+  void changesOutgrowingTheWritersBufferFailTheJob() {
+    String path = dir.resolve("big").toString();
+    RowType type =
+        rowType(
+            DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+            DataTypes.FIELD("name", DataTypes.STRING()));
+    List<RowData> rows = new java.util.ArrayList<>();
+    String kilobyte = "x".repeat(1024);
+    for (long id = 0; id < 4_000; id++) {
+      rows.add(row(id, StringData.fromString(kilobyte)));
+    }
+    assertThatThrownBy(
+            () ->
+                runJob(
+                    LanceSink.forRowData(type)
+                        .path(path)
+                        .primaryKey("id")
+                        .set(
+                            dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_MAX_BUFFER_SIZE,
+                            org.apache.flink.configuration.MemorySize.ofMebiBytes(2)),
+                    type,
+                    rows,
+                    PERMANENT_ONLY))
+        .satisfies(
+            e ->
+                assertThat(ExceptionUtils.stringifyException(e))
+                    .contains("the changes of subtask 0 of 1 since its last checkpoint")
+                    .contains("do not fit sink.upsert.max-buffer-size = 2 mb"));
+    assertThat(LanceTestTables.readLongs(path, "id"))
+        .as("only checkpoints before the one that did not fit committed")
+        .hasSizeLessThan(rows.size())
+        .doesNotHaveDuplicates();
+  }
+
+  private static void assertKeyedFailsLeavingTableUnchanged(
+      String path, RowType type, String key, RowData record, String message) {
+    assertThatThrownBy(
+            () ->
+                runJob(
+                    LanceSink.forRowData(type).path(path).primaryKey(key),
+                    type,
+                    List.of(record),
+                    PERMANENT_ONLY))
+        .satisfies(e -> assertThat(ExceptionUtils.stringifyException(e)).contains(message));
+    assertThat(LanceTestTables.latestVersion(path)).isEqualTo(1);
+  }
+
+  @Test
   void timestampOutsideTheColumnsRange() throws Exception {
     String nanos = dir.resolve("nanos").toString();
     RowType type = rowType(DataTypes.FIELD("ts", DataTypes.TIMESTAMP(9)));

@@ -2,8 +2,10 @@ package dev.flinklance.sink.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinklance.testing.JobAwait;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.S3TestServer;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
@@ -32,9 +34,7 @@ class S3ExactlyOnceITCase extends FailoverCases {
     StreamExecutionEnvironment env = restartingEnv();
     source(env).sinkTo(sink(table).build());
     JobClient job = env.executeAsync();
-    while (!hasSinkCommits(table)) {
-      Thread.sleep(20);
-    }
+    JobAwait.until("a sink commit", Duration.ofMinutes(2), job, () -> hasSinkCommits(table));
     S3.failNext(
         40, request -> request.method().equals("PUT") && request.key().contains("/_versions/"));
     job.getJobExecutionResult().get(5, TimeUnit.MINUTES);

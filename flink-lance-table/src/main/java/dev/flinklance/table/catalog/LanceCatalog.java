@@ -5,6 +5,8 @@ import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.dataset.NamespaceException;
+import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import dev.flinklance.table.catalog.procedure.LanceProcedures;
@@ -51,31 +53,31 @@ import org.apache.flink.table.procedures.Procedure;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.utils.TypeConversions;
 import org.lance.Dataset;
-import org.lance.namespace.DirectoryNamespace;
-import org.lance.namespace.model.ListTablesRequest;
+import org.lance.namespace.errors.LanceNamespaceException;
 
 /**
- * {@code CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = ...)}: databases are directories
- * of the warehouse, tables are the Lance tables in them. A table's schema is read from the table
- * itself; the options given at CREATE TABLE live in the table's config, so every session (and every
- * Lance reader) sees them. State lives only in the warehouse: two sessions that create the same
- * catalog see the same databases, tables and options.
+ * {@code CREATE CATALOG lake WITH ('type' = 'lance', 'impl' = 'dir', 'root' = ...)}: databases are
+ * namespaces of a Lance Namespace (or, for a catalog of the first version, directories of a
+ * warehouse: see {@link CatalogStore}), tables are the Lance tables in them. A table's schema is
+ * read from the table itself; the options given at CREATE TABLE live in the table's config, so
+ * every session (and every Lance reader) sees them. State lives only in the namespace and the
+ * tables: two sessions that create the same catalog see the same databases, tables and options.
  */
 @Internal
 public class LanceCatalog extends AbstractCatalog {
-  private final WarehouseLayout layout;
-  private final DatabaseRegistry databases;
+  private final CatalogStore store;
   private BufferAllocator allocator;
 
-  public LanceCatalog(String name, String defaultDatabase, WarehouseLayout layout) {
+  LanceCatalog(String name, String defaultDatabase, CatalogStore store) {
     super(name, defaultDatabase);
-    WarehouseLayout.checkName("database", defaultDatabase);
-    this.layout = layout;
-    this.databases = new DatabaseRegistry(layout.registry().dataset());
+    this.store = store;
+    store.checkName("database", defaultDatabase);
   }
 
   @Override
   public void open() {
+    // No call to the namespace here: Flink's error for a failed CREATE CATALOG lists the catalog's
+    // options, header tokens included. The first statement that uses the catalog fails instead.
     allocator = new RootAllocator();
   }
 
@@ -87,66 +89,62 @@ public class LanceCatalog extends AbstractCatalog {
     }
   }
 
-  /** Tables of this catalog are read and written by the 'lance' connector, with its storage. */
+  /**
+   * Tables of this catalog are read and written by the 'lance' connector, with the catalog's
+   * storage options and the namespace that serves them.
+   */
   @Override
   public Optional<Factory> getFactory() {
-    Map<String, String> storage = new HashMap<>();
-    layout
-        .storageOptions()
-        .forEach((key, value) -> storage.put(LanceDatasetOptions.STORAGE_PREFIX + key, value));
-    return Optional.of(new LanceDynamicTableFactory(storage));
+    return Optional.of(
+        new LanceDynamicTableFactory(
+            identifier -> store.connectorOptions(identifier.toObjectPath())));
   }
 
   // ---- databases
 
   @Override
   public List<String> listDatabases() {
-    Set<String> names = new HashSet<>(lance(() -> databases.names()));
+    Set<String> names = new HashSet<>(catalog(store::databases));
     names.add(getDefaultDatabase());
     return names.stream().sorted().toList();
   }
 
   @Override
   public CatalogDatabase getDatabase(String name) throws DatabaseNotExistException {
-    WarehouseLayout.checkName("database", name);
-    if (name.equals(getDefaultDatabase())) {
+    store.checkName("database", name);
+    Optional<CatalogDatabase> stored = catalog(() -> store.database(name));
+    if (stored.isEmpty() && name.equals(getDefaultDatabase())) {
       return new CatalogDatabaseImpl(Map.of(), "The Lance catalog's default database");
     }
-    return lance(() -> databases.get(name))
-        .orElseThrow(() -> new DatabaseNotExistException(getName(), name));
+    return stored.orElseThrow(() -> new DatabaseNotExistException(getName(), name));
   }
 
   @Override
   public boolean databaseExists(String name) {
-    WarehouseLayout.checkName("database", name);
-    return name.equals(getDefaultDatabase()) || lance(() -> databases.get(name)).isPresent();
+    store.checkName("database", name);
+    return name.equals(getDefaultDatabase()) || catalog(() -> store.database(name)).isPresent();
   }
 
   @Override
   public void createDatabase(String name, CatalogDatabase database, boolean ignoreIfExists)
       throws DatabaseAlreadyExistException {
-    WarehouseLayout.checkName("database", name);
+    store.checkName("database", name);
     if (name.equals(LanceProcedures.DATABASE)) {
       throw new ValidationException(
           "'" + LanceProcedures.DATABASE + "' is the Lance catalog's database of procedures");
     }
-    if (databaseExists(name)) {
+    if (databaseExists(name) || !catalog(() -> store.createDatabase(name, database))) {
       if (ignoreIfExists) {
         return;
       }
       throw new DatabaseAlreadyExistException(getName(), name);
     }
-    lance(
-        () -> {
-          databases.add(name, database);
-          return null;
-        });
   }
 
   @Override
   public void dropDatabase(String name, boolean ignoreIfNotExists, boolean cascade)
       throws DatabaseNotExistException, DatabaseNotEmptyException {
-    WarehouseLayout.checkName("database", name);
+    store.checkName("database", name);
     if (name.equals(getDefaultDatabase())) {
       throw new ValidationException(
           "The default database '"
@@ -165,20 +163,15 @@ public class LanceCatalog extends AbstractCatalog {
     if (!tables.isEmpty() && !cascade) {
       throw new DatabaseNotEmptyException(getName(), name);
     }
+    // Lance's directory namespace drops no namespace that still has tables, cascade or not
     for (String table : tables) {
-      drop(layout.table(new ObjectPath(name, table)));
+      ObjectPath path = new ObjectPath(name, table);
+      catalog(() -> store.table(path)).ifPresent(found -> drop(path, found));
     }
     if (!listTables(name).isEmpty()) {
       throw new DatabaseNotEmptyException(getName(), name); // a table created meanwhile
     }
-    // Removes what else is left in the directory, then the database itself: a failure half-way
-    // leaves the database listed, and dropping it again finishes the job.
-    drop(layout.database(name));
-    lance(
-        () -> {
-          databases.remove(name);
-          return null;
-        });
+    store.dropDatabase(getName(), name);
   }
 
   @Override
@@ -190,28 +183,10 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public List<String> listTables(String database) throws DatabaseNotExistException {
-    String root = layout.database(database).uri();
     if (!databaseExists(database)) {
       throw new DatabaseNotExistException(getName(), database);
     }
-    Map<String, String> properties = new HashMap<>();
-    properties.put("root", root);
-    properties.put("manifest_enabled", "false");
-    layout
-        .storageOptions()
-        .forEach((key, value) -> properties.put(LanceDatasetOptions.STORAGE_PREFIX + key, value));
-    try (DirectoryNamespace directory = new DirectoryNamespace()) {
-      directory.initialize(properties, allocator);
-      return directory.listTables(new ListTablesRequest().id(List.of())).getTables().stream()
-          .flatMap(listed -> layout.tableName(listed).stream())
-          .sorted()
-          .toList();
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
-          String.format(
-              "Cannot list the tables of database '%s' at %s: %s", database, root, e.getMessage()),
-          e);
-    }
+    return catalog(() -> store.tables(database));
   }
 
   @Override
@@ -221,18 +196,20 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public CatalogBaseTable getTable(ObjectPath path) throws TableNotExistException {
-    LanceDataset table = layout.table(path).dataset();
+    LanceDataset table =
+        resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     try (Dataset dataset = openExisting(path, table)) {
       LanceReadSchema schema = LanceReadSchema.of(dataset);
       RowType rowType = schema.rowType();
       Map<String, String> config = dataset.getConfig();
       Map<String, String> options = TableOptions.fromConfig(config);
       options.put(LanceDatasetOptions.PATH.key(), table.uri());
+      org.apache.flink.table.api.Schema.Builder columns =
+          org.apache.flink.table.api.Schema.newBuilder()
+              .fromRowDataType(TypeConversions.fromLogicalToDataType(rowType));
+      PrimaryKey.declaredBy(dataset.getLanceSchema()).ifPresent(columns::primaryKey);
       return CatalogTable.newBuilder()
-          .schema(
-              org.apache.flink.table.api.Schema.newBuilder()
-                  .fromRowDataType(TypeConversions.fromLogicalToDataType(rowType))
-                  .build())
+          .schema(columns.build())
           .comment(config.get(TableOptions.COMMENT_KEY))
           .options(options)
           .build();
@@ -240,18 +217,29 @@ public class LanceCatalog extends AbstractCatalog {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       throw new CatalogException(
-          String.format("Cannot read table %s at %s: %s", path, table.uri(), e.getMessage()), e);
+          String.format("Cannot read table %s at %s: %s", path, table, e.getMessage()), e);
     }
   }
 
   @Override
   public boolean tableExists(ObjectPath path) {
-    LanceDataset table = layout.table(path).dataset();
+    return resolve(path).filter(this::hasData).isPresent();
+  }
+
+  /** The table's place, if its database exists and the store knows the table. */
+  private Optional<LanceDataset> resolve(ObjectPath path) {
+    store.checkName("database", path.getDatabaseName());
+    store.checkName("table", path.getObjectName());
     if (!databaseExists(path.getDatabaseName())) {
-      return false;
+      return Optional.empty();
     }
+    return catalog(() -> store.table(path));
+  }
+
+  /** Whether a Lance table is at the place (a namespace may know a table only declared). */
+  private boolean hasData(LanceDataset table) {
     try (BufferAllocator scoped = new RootAllocator()) {
-      Optional<Dataset> dataset = lance(() -> table.openIfExists(scoped));
+      Optional<Dataset> dataset = catalog(() -> table.openIfExists(scoped));
       dataset.ifPresent(Dataset::close);
       return dataset.isPresent();
     }
@@ -259,14 +247,14 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public void dropTable(ObjectPath path, boolean ignoreIfNotExists) throws TableNotExistException {
-    WarehouseLayout.Location table = layout.table(path);
-    if (!tableExists(path)) {
+    Optional<LanceDataset> table = resolve(path);
+    if (table.isEmpty() || !hasData(table.get())) {
       if (ignoreIfNotExists) {
         return;
       }
       throw new TableNotExistException(getName(), path);
     }
-    drop(table);
+    drop(path, table.get());
   }
 
   @Override
@@ -279,29 +267,57 @@ public class LanceCatalog extends AbstractCatalog {
   @Override
   public void createTable(ObjectPath path, CatalogBaseTable table, boolean ignoreIfExists)
       throws TableAlreadyExistException, DatabaseNotExistException {
+    store.checkName("table", path.getObjectName());
     if (!databaseExists(path.getDatabaseName())) {
       throw new DatabaseNotExistException(getName(), path.getDatabaseName());
     }
-    LanceDataset lance = layout.table(path).dataset();
     ResolvedCatalogTable resolved = checkCreatable(table);
     Map<String, String> options = TableOptions.forCreate(resolved.getOptions());
-    RowType rowType =
+    RowType declaredType =
         (RowType) resolved.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
     Map<String, String> withPath = new HashMap<>(options);
-    withPath.put(LanceDatasetOptions.PATH.key(), lance.uri());
+    withPath.put(LanceDatasetOptions.PATH.key(), "memory://checked");
     LanceSinkConfig config = invalid(() -> LanceSinkConfig.from(Configuration.fromMap(withPath)));
-    Schema schema =
+    // A primary key is Lance's own (unenforced) one, so that every session and engine sees it;
+    // its columns are NOT NULL, as Lance wants them
+    Optional<PrimaryKey> key =
+        resolved
+            .getResolvedSchema()
+            .getPrimaryKey()
+            .map(
+                constraint ->
+                    invalid(
+                        () ->
+                            PrimaryKey.of(
+                                declaredType, constraint.getColumns(), path.getFullName())));
+    RowType rowType = key.map(k -> k.withKeysNotNull(declaredType)).orElse(declaredType);
+    Schema columns =
         invalid(() -> ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns()));
+    Schema schema = key.map(k -> k.declareIn(columns)).orElse(columns);
     if (tableExists(path)) {
       if (ignoreIfExists) {
         return;
       }
       throw new TableAlreadyExistException(getName(), path);
     }
+    Optional<LanceDataset> declared = catalog(() -> store.declare(path));
+    // A name the store knows without a table behind it (a creation that died half-way, another
+    // engine's declaration) gets its table now, where the store put it.
+    LanceDataset lance =
+        declared
+            .or(() -> catalog(() -> store.table(path)).filter(found -> !hasData(found)))
+            .orElse(null);
+    if (lance == null) {
+      if (ignoreIfExists) {
+        return;
+      }
+      throw new TableAlreadyExistException(getName(), path); // created concurrently
+    }
     Map<String, String> tableConfig = TableOptions.toConfig(options, resolved.getComment());
+    Optional<Dataset> created;
     try (BufferAllocator scoped = new RootAllocator()) {
-      Optional<Dataset> created =
-          lance(
+      created =
+          catalog(
               () ->
                   lance.createIfAbsent(
                       scoped,
@@ -309,10 +325,15 @@ public class LanceCatalog extends AbstractCatalog {
                       config.stableRowIds(),
                       ArrowSchemaConverter.storageVersionFor(schema, config.dataStorageVersion()),
                       tableConfig));
-      if (created.isEmpty() && !ignoreIfExists) {
-        throw new TableAlreadyExistException(getName(), path); // created concurrently
-      }
       created.ifPresent(Dataset::close);
+    } catch (RuntimeException e) {
+      if (declared.isPresent()) {
+        store.abandon(path);
+      }
+      throw e;
+    }
+    if (created.isEmpty() && !ignoreIfExists) {
+      throw new TableAlreadyExistException(getName(), path); // created concurrently
     }
   }
 
@@ -326,12 +347,11 @@ public class LanceCatalog extends AbstractCatalog {
       throw new ValidationException("Lance tables are not partitioned; remove PARTITIONED BY");
     }
     if (!schema.getWatermarkSpecs().isEmpty()
-        || schema.getPrimaryKey().isPresent()
         || schema.getColumns().stream().anyMatch(column -> !column.isPhysical())) {
       throw new ValidationException(
           "Tables in the Lance catalog have physical columns only (no computed or metadata"
-              + " columns, watermarks or primary keys). Declare those on a temporary table or"
-              + " view over it, e.g. CREATE TEMPORARY TABLE ... LIKE.");
+              + " columns or watermarks). Declare those on a temporary table or view over it,"
+              + " e.g. CREATE TEMPORARY TABLE ... LIKE.");
     }
     return resolved;
   }
@@ -370,7 +390,8 @@ public class LanceCatalog extends AbstractCatalog {
                 + change);
       }
     }
-    LanceDataset table = layout.table(path).dataset();
+    LanceDataset table =
+        resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     try (BufferAllocator scoped = new RootAllocator();
         Dataset dataset = table.open(scoped)) {
       if (!set.isEmpty()) {
@@ -383,7 +404,7 @@ public class LanceCatalog extends AbstractCatalog {
       throw new CatalogException(e.getMessage(), e);
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       throw new CatalogException(
-          String.format("Cannot alter table %s at %s: %s", path, table.uri(), e.getMessage()), e);
+          String.format("Cannot alter table %s at %s: %s", path, table, e.getMessage()), e);
     }
   }
 
@@ -423,42 +444,43 @@ public class LanceCatalog extends AbstractCatalog {
   /** The table a procedure names (see {@link TableArgument}). */
   private LanceDataset procedureTable(String name) {
     ObjectPath path = TableArgument.parse(name, getDefaultDatabase());
-    if (!tableExists(path)) {
-      throw new ValidationException(
-          String.format(
-              "Table %s does not exist in Lance catalog %s",
-              TableArgument.format(path), getName()));
-    }
-    return layout.table(path).dataset();
+    return resolve(path)
+        .filter(this::hasData)
+        .orElseThrow(
+            () ->
+                new ValidationException(
+                    String.format(
+                        "Table %s does not exist in Lance catalog %s",
+                        TableArgument.format(path), getName())));
   }
 
   // ---- helpers
 
   private Dataset openExisting(ObjectPath path, LanceDataset table) throws TableNotExistException {
-    if (!databaseExists(path.getDatabaseName())) {
-      throw new TableNotExistException(getName(), path);
-    }
-    return lance(() -> table.openIfExists(allocator))
+    return catalog(() -> table.openIfExists(allocator))
         .orElseThrow(() -> new TableNotExistException(getName(), path));
   }
 
-  /** Deletes a table or a database directory, once it is certain to be one. */
-  private void drop(WarehouseLayout.Location location) {
-    layout.checkDeletable(location);
-    try {
-      Dataset.drop(location.uri(), layout.storageOptions());
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
-          String.format("Cannot delete %s: %s", location.uri(), e.getMessage()), e);
-    }
+  private void drop(ObjectPath path, LanceDataset table) {
+    catalog(
+        () -> {
+          store.dropTable(path, table);
+          return null;
+        });
   }
 
-  /** Lance failures become CatalogExceptions, which Flink reports as they are. */
-  private static <T> T lance(Supplier<T> call) {
+  /**
+   * Lance and namespace failures become CatalogExceptions naming the table or the namespace, which
+   * Flink reports as they are.
+   */
+  private <T> T catalog(Supplier<T> call) {
     try {
       return call.get();
-    } catch (LanceDatasetException e) {
+    } catch (LanceDatasetException | NamespaceException e) {
       throw new CatalogException(e.getMessage(), e);
+    } catch (LanceNamespaceException e) {
+      throw new CatalogException(
+          String.format("%s answered: %s", store.describe(), e.getMessage()), e);
     }
   }
 

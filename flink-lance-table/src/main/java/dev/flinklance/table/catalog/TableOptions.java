@@ -65,8 +65,8 @@ public final class TableOptions {
   static void checkKey(String key) {
     if (key.equals(LanceDatasetOptions.PATH.key())) {
       throw new ValidationException(
-          "Tables in the Lance catalog cannot set 'path': the catalog places table db.t at"
-              + " <warehouse>/db/t.lance");
+          "Tables in the Lance catalog cannot set 'path': the catalog places its tables (its"
+              + " namespace, or <warehouse>/db/t.lance)");
     }
     if (key.startsWith(LanceDatasetOptions.STORAGE_PREFIX)) {
       throw new ValidationException(

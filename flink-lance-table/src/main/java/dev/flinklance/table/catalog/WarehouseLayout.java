@@ -227,9 +227,14 @@ final class WarehouseLayout {
       problem = "must not end with '" + TABLE_SUFFIX + "' (Lance would take it for a table)";
     }
     if (problem != null) {
-      throw new ValidationException(
-          String.format("Invalid Lance %s name '%s': a name %s", kind, name, problem));
+      throw invalidName(kind, name, problem);
     }
+  }
+
+  /** The error for a name that breaks a rule: {@code problem} says which ("must not ..."). */
+  static ValidationException invalidName(String kind, String name, String problem) {
+    return new ValidationException(
+        String.format("Invalid Lance %s name '%s': a name %s", kind, name, problem));
   }
 
   private static boolean isWellFormed(String name) {

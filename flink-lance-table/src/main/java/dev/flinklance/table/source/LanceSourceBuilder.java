@@ -2,6 +2,7 @@ package dev.flinklance.table.source;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.table.filter.LanceSqlText;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +62,12 @@ public final class LanceSourceBuilder {
     return this;
   }
 
-  /** A filter in Lance's SQL dialect, evaluated by Lance, e.g. {@code "id > 10 AND x IS NULL"}. */
+  /**
+   * A filter in Lance's SQL dialect, evaluated by Lance, e.g. {@code "id > 10 AND x IS NULL"}.
+   * String literals may hold any character ({@link #build()} writes those lance-core cannot receive
+   * through JNI another way); long OR chains belong in IN lists: {@link #build()} refuses a filter
+   * that nests more than 100 operators deep, which could overflow the stack of Lance's planner.
+   */
   public LanceSourceBuilder filter(String lanceSqlFilter) {
     this.filter = lanceSqlFilter;
     return this;
@@ -143,8 +149,8 @@ public final class LanceSourceBuilder {
   }
 
   /**
-   * @throws IllegalArgumentException for an invalid option, a missing column or a column type
-   *     without a Flink equivalent
+   * @throws IllegalArgumentException for an invalid option, a missing column, a column type without
+   *     a Flink equivalent, or a filter Lance cannot take (see {@link #filter})
    * @throws dev.flinklance.dataset.LanceDatasetException if the table or version cannot be opened
    */
   public LanceSource build() {
@@ -161,6 +167,7 @@ public final class LanceSourceBuilder {
         TableVersions.readSchema(config.dataset(), config.version(), config.tag());
     RowType rowType = columns == null ? schema.rowType() : schema.rowType(columns);
     schema.rowType(changelogKey); // every key column exists, with a Flink type
-    return new LanceSource(config.scan(rowType, filter, limit));
+    return new LanceSource(
+        config.scan(rowType, filter == null ? null : LanceSqlText.forLance(filter), limit));
   }
 }

@@ -1,5 +1,6 @@
 package dev.flinklance.table.source;
 
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.ArrayType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -19,6 +20,24 @@ import org.apache.flink.table.types.logical.utils.LogicalTypeCasts;
 public final class ReadableAs {
 
   private ReadableAs() {}
+
+  /**
+   * The first declared column the table's column of the same position cannot be read as, named with
+   * both types: {@code column 'x' is declared as BIGINT, but the table holds STRING}.
+   */
+  public static Optional<String> mismatch(RowType declared, RowType table) {
+    for (int i = 0; i < declared.getFieldCount(); i++) {
+      if (!readableAs(table.getTypeAt(i), declared.getTypeAt(i))) {
+        return Optional.of(
+            String.format(
+                "column '%s' is declared as %s, but the table holds %s",
+                declared.getFieldNames().get(i),
+                declared.getTypeAt(i).asSummaryString(),
+                table.getTypeAt(i).asSummaryString()));
+      }
+    }
+    return Optional.empty();
+  }
 
   public static boolean readableAs(LogicalType table, LogicalType declared) {
     if (!declared.isNullable() && table.isNullable()) {

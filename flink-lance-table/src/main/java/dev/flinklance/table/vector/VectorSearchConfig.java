@@ -8,6 +8,7 @@ import static dev.flinklance.table.vector.VectorSearchOptions.PREFIX;
 import static dev.flinklance.table.vector.VectorSearchOptions.REFINE_FACTOR;
 import static dev.flinklance.table.vector.VectorSearchOptions.REFRESH_INTERVAL;
 
+import dev.flinklance.config.OptionChecks;
 import dev.flinklance.index.VectorMetric;
 import java.io.Serializable;
 import java.time.Duration;
@@ -36,6 +37,7 @@ public record VectorSearchConfig(
     Duration refreshInterval)
     implements Serializable {
 
+  private static final String KIND = "vector search";
   private static final List<ConfigOption<?>> OPTIONS =
       List.of(METRIC, NPROBES, REFINE_FACTOR, EF, PREFILTER, REFRESH_INTERVAL);
 
@@ -81,25 +83,10 @@ public record VectorSearchConfig(
   }
 
   private static <T> T parse(Configuration options, ConfigOption<T> option) {
-    try {
-      return options.get(option);
-    } catch (IllegalArgumentException e) {
-      Throwable cause = e;
-      while (cause.getCause() != null) {
-        cause = cause.getCause();
-      }
-      throw new IllegalArgumentException(
-          String.format(
-              "Invalid vector search option '%s': cannot parse '%s' (%s)",
-              option.key(), options.toMap().get(option.key()), cause.getMessage()),
-          e);
-    }
+    return OptionChecks.parse(options, option, KIND);
   }
 
   private static void require(boolean condition, String key, String problem) {
-    if (!condition) {
-      throw new IllegalArgumentException(
-          String.format("Invalid vector search option '%s': %s", key, problem));
-    }
+    OptionChecks.require(condition, key, KIND, problem);
   }
 }

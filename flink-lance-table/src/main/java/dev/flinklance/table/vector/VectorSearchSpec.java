@@ -32,11 +32,6 @@ public record VectorSearchSpec(
     return config.metric();
   }
 
-  /** Whether the search follows the table to its newest versions. */
-  boolean refreshes() {
-    return version == null && tag == null && !config.refreshInterval().isZero();
-  }
-
   /** The columns a search reads: the produced ones, then Lance's distance. */
   List<String> scanColumns() {
     List<String> columns = new ArrayList<>(producedType.getFieldNames());

@@ -4,13 +4,10 @@ import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.index.VectorIndex;
-import dev.flinklance.table.source.TableVersions;
+import dev.flinklance.table.source.FollowedTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.locks.ReentrantReadWriteLock;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -26,9 +23,10 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * One search task's open table: runs nearest-neighbour queries against it and, every {@code
- * vector-search.refresh-interval}, moves it to the table's newest version. Safe for concurrent
- * searches (the async function's threads); a move waits for the searches in flight.
+ * One search task's open table ({@link FollowedTable}): runs nearest-neighbour queries against one
+ * version of it and, every {@code vector-search.refresh-interval}, moves to the table's newest
+ * version. Safe for concurrent searches (the async function's threads); a move waits for the
+ * searches in flight.
  */
 final class VectorSearcher implements AutoCloseable {
   static final String DISTANCE = "_distance";
@@ -37,24 +35,24 @@ final class VectorSearcher implements AutoCloseable {
   private final VectorSearchSpec spec;
   private final List<String> columns;
   private final RowDataSerializer rowCopier;
-  private final long refreshNanos;
-  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  private BufferAllocator allocator;
-  private Dataset dataset;
-  private volatile long nextRefresh;
+  private final FollowedTable table;
 
   VectorSearcher(VectorSearchSpec spec) {
     this.spec = spec;
     this.columns = spec.scanColumns();
     this.rowCopier = new RowDataSerializer(spec.producedType());
-    this.refreshNanos = spec.config().refreshInterval().toNanos();
+    this.table =
+        new FollowedTable(
+            spec.table(),
+            spec.version(),
+            spec.tag(),
+            spec.config().refreshInterval(),
+            spec.producedType(),
+            this::describeIndex);
   }
 
   void open() {
-    allocator = new RootAllocator();
-    dataset = TableVersions.open(spec.table(), spec.version(), spec.tag(), allocator);
-    nextRefresh = System.nanoTime() + refreshNanos;
-    describeIndex();
+    table.open();
   }
 
   /**
@@ -62,7 +60,6 @@ final class VectorSearcher implements AutoCloseable {
    * distance as {@code score}.
    */
   List<RowData> search(float[] key, int k) {
-    refreshIfDue();
     Integer ef = spec.config().ef();
     if (ef != null && ef < k) {
       throw new PermanentDatasetException(
@@ -72,7 +69,10 @@ final class VectorSearcher implements AutoCloseable {
               spec.column().name(), VectorSearchOptions.EF.key(), ef, k),
           null);
     }
-    lock.readLock().lock();
+    return table.read(dataset -> search(dataset, key, k));
+  }
+
+  private List<RowData> search(Dataset dataset, float[] key, int k) {
     try (LanceScanner scanner = dataset.newScan(scanOptions(key, k));
         ArrowReader reader = scanner.scanBatches()) {
       List<RowData> rows = new ArrayList<>(k);
@@ -94,8 +94,6 @@ final class VectorSearcher implements AutoCloseable {
           spec.table().uri(),
           "cannot search column '" + spec.column().name() + "' of version " + dataset.version(),
           e);
-    } finally {
-      lock.readLock().unlock();
     }
   }
 
@@ -121,39 +119,8 @@ final class VectorSearcher implements AutoCloseable {
     return options.build();
   }
 
-  private void refreshIfDue() {
-    if (!spec.refreshes() || System.nanoTime() < nextRefresh) {
-      return;
-    }
-    lock.writeLock().lock();
-    try {
-      if (System.nanoTime() < nextRefresh) {
-        return; // another search thread moved it meanwhile
-      }
-      long before = dataset.version();
-      try {
-        dataset.checkoutLatest();
-      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-        LOG.warn(
-            "Cannot move the search of {} to its newest version; searching version {} until the"
-                + " next attempt",
-            spec.table().uri(),
-            before,
-            e);
-      }
-      nextRefresh = System.nanoTime() + refreshNanos;
-      if (dataset.version() != before) {
-        LOG.debug(
-            "Search of {} moved from version {} to {}", spec.table(), before, dataset.version());
-        describeIndex();
-      }
-    } finally {
-      lock.writeLock().unlock();
-    }
-  }
-
   /** Logs how the column is searched; an index for another metric is searched exactly by Lance. */
-  private void describeIndex() {
+  private void describeIndex(Dataset dataset) {
     Optional<VectorIndex> index = VectorIndex.on(dataset, spec.column().name());
     if (index.isEmpty()) {
       LOG.info(
@@ -186,13 +153,6 @@ final class VectorSearcher implements AutoCloseable {
 
   @Override
   public void close() {
-    if (dataset != null) {
-      dataset.close();
-      dataset = null;
-    }
-    if (allocator != null) {
-      allocator.close();
-      allocator = null;
-    }
+    table.close();
   }
 }

@@ -19,7 +19,13 @@ final class BenchCluster {
   private BenchCluster() {}
 
   static void run(Body body) throws Exception {
-    Configuration config = new Configuration();
+    run(new Configuration(), body);
+  }
+
+  /**
+   * @param config the cluster's configuration (a metric reporter, say)
+   */
+  static void run(Configuration config, Body body) throws Exception {
     config.setString("taskmanager.memory.network.fraction", "0.2");
     MiniCluster cluster =
         new MiniCluster(

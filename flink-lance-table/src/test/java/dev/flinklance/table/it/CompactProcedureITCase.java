@@ -6,8 +6,10 @@ import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.dataset.StoragePaths;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.LanceTestTables;
 import java.io.IOException;
 import java.nio.file.Files;
@@ -24,38 +26,39 @@ import org.apache.flink.table.api.TableResult;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 import org.lance.Dataset;
 
-/** {@code CALL lake.sys.compact(...)}: one compaction pass of a catalog table, and its report. */
+/**
+ * {@code CALL lake.sys.compact(...)}: one compaction pass of a catalog table, and its report, on
+ * every kind of Lance catalog.
+ */
 class CompactProcedureITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
 
   @TempDir Path dir;
 
-  private String warehouse;
+  @AutoClose private TestCatalog catalog;
+
+  /** Table default.t, where the catalog put it. */
   private String table;
 
-  @BeforeEach
-  void setUp() {
-    warehouse = dir.resolve("lake").toString();
-    table = warehouse + "/default/t.lance";
+  private void open(TestCatalog.Kind kind) {
+    catalog = new TestCatalog(kind, dir);
   }
 
   private TableEnvironment session(TableEnvironment env) {
-    exec(
-        env,
-        "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = 'file://" + warehouse + "')");
-    exec(env, "USE CATALOG lake");
-    return env;
+    return catalog.use(env);
   }
 
   /** A table of four fragments of three rows each: ids 0..11. */
   private List<String> fourSmallFragments(TableEnvironment env, String with) {
     exec(env, "CREATE TABLE t (id BIGINT, name STRING)" + with);
+    table = catalog.tableUri("default", "t");
     List<String> rows = new ArrayList<>();
     for (int fragment = 0; fragment < 4; fragment++) {
       List<String> values = new ArrayList<>();
@@ -69,8 +72,10 @@ class CompactProcedureITCase {
     return rows;
   }
 
-  @Test
-  void compactsTheTableAndReportsWhatItDid() throws Exception {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void compactsTheTableAndReportsWhatItDid(TestCatalog.Kind kind) throws Exception {
+    open(kind);
     TableEnvironment env = session(Sql.batch());
     List<String> rows = fourSmallFragments(env, "");
 
@@ -104,8 +109,10 @@ class CompactProcedureITCase {
   }
 
   /** The SQL gateway's default: a streaming session runs the pass as a streaming job. */
-  @Test
-  void runsInAStreamingSession() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void runsInAStreamingSession(TestCatalog.Kind kind) {
+    open(kind);
     List<String> rows = fourSmallFragments(session(Sql.batch()), "");
     TableEnvironment streaming = session(Sql.streaming(Duration.ofSeconds(1)));
 
@@ -119,8 +126,10 @@ class CompactProcedureITCase {
         .containsExactlyInAnyOrderElementsOf(rows);
   }
 
-  @Test
-  void storedOptionsApplyAndTheCallsOptionsWin() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void storedOptionsApplyAndTheCallsOptionsWin(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session(Sql.batch());
     List<String> rows =
         fourSmallFragments(env, " WITH ('compaction.target-rows-per-fragment' = '6')");
@@ -142,8 +151,10 @@ class CompactProcedureITCase {
     assertThat(queryStrings(env, "SELECT * FROM t")).containsExactlyInAnyOrderElementsOf(rows);
   }
 
-  @Test
-  void spillsRowLineageOfStableRowIdTables() throws IOException {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void spillsRowLineageOfStableRowIdTables(TestCatalog.Kind kind) throws IOException {
+    open(kind);
     TableEnvironment env = session(Sql.batch());
     List<String> rows = fourSmallFragments(env, " WITH ('stable-row-ids' = 'true')");
     updateConfig(
@@ -153,15 +164,17 @@ class CompactProcedureITCase {
 
     assertThat(field(report, "outcome")).isEqualTo("COMMITTED");
     assertThat((Long) field(report, "lineage_bytes_spilled")).isPositive();
-    try (Stream<Path> files = Files.list(Path.of(table))) {
+    try (Stream<Path> files = Files.list(StoragePaths.localPath(table))) {
       assertThat(files.map(p -> p.getFileName().toString()))
           .anyMatch(n -> n.startsWith("_rowids-"));
     }
     assertThat(queryStrings(env, "SELECT * FROM t")).containsExactlyInAnyOrderElementsOf(rows);
   }
 
-  @Test
-  void badCallsNameTheProblemAndLeaveTheTableAlone() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void badCallsNameTheProblemAndLeaveTheTableAlone(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session(Sql.batch());
     fourSmallFragments(env, "");
     long version = LanceTestTables.latestVersion(table);
@@ -191,8 +204,10 @@ class CompactProcedureITCase {
   }
 
   /** A table config the compactor cannot use fails the call before anything runs. */
-  @Test
-  void anInvalidRowLineageConfigFailsTheCall() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void anInvalidRowLineageConfigFailsTheCall(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session(Sql.batch());
     fourSmallFragments(env, " WITH ('stable-row-ids' = 'true')");
     updateConfig(Map.of("lance.row_lineage.spill", "yes"));
@@ -200,7 +215,7 @@ class CompactProcedureITCase {
 
     assertThatThrownBy(() -> query(env, "CALL lake.sys.compact('t')"))
         .hasStackTraceContaining(
-            "Lance table 'file://"
+            "Lance table '"
                 + table
                 + "': table config 'lance.row_lineage.spill' is 'yes', expected true or false");
 

@@ -5,8 +5,10 @@ import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.dataset.StoragePaths;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.S3TestServer;
 import dev.flinklance.testing.TestFiles;
 import java.io.IOException;
@@ -15,26 +17,32 @@ import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.function.Predicate;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import java.util.stream.Stream;
 import org.apache.flink.table.api.StatementSet;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * Catalog names that a URI would read as something else ({@code #}, {@code ?}, {@code %xx}, {@code
  * ..}) are refused before anything is touched, and every name the catalog accepts (spaces, unicode,
  * quotes, brackets, two spellings of one letter) is its own table: creating, listing, writing,
  * reading and dropping one leaves every other table byte for byte as it was. On a local path, a
- * {@code file://} warehouse and an {@code s3://} one (the S3 test server), because Lance parses
- * each differently.
+ * {@code file://} root and an {@code s3://} one (the S3 test server), because Lance parses each
+ * differently; for a warehouse, a directory namespace and a REST namespace, because each places
+ * tables differently.
  */
 class HostileNamesITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
@@ -50,57 +58,100 @@ class HostileNamesITCase {
           "x", "a b", "ü名", "🙂", "é", "e\u0301", "x.y", "'q'", "[x]", "X", "x+y", "a;b", "{x}",
           "`q`", "$x", "@x", "<x>");
 
-  @TempDir Path dir;
-
-  private Warehouse warehouse(String form) {
-    return switch (form) {
-      case "plain" -> new Warehouse(dir.resolve("lake").toString(), "", dir.resolve("lake"));
-      case "file" -> new Warehouse("file://" + dir.resolve("lake"), "", dir.resolve("lake"));
-      default -> {
-        String storage =
-            S3.storageOptions().entrySet().stream()
-                .map(e -> String.format(", 'storage.%s' = '%s'", e.getKey(), e.getValue()))
-                .collect(Collectors.joining());
-        yield new Warehouse(S3.newUri("lake"), storage, null);
-      }
+  /**
+   * What a Lance Namespace cannot take besides: its id delimiter, characters beyond the BMP, a
+   * quote (the directory namespace's drop leaves the entry); over REST a space, too.
+   */
+  private static List<String> notInNamespace(TestCatalog.Kind kind) {
+    return switch (kind) {
+      case WAREHOUSE -> List.of();
+      case DIR -> List.of("$x", "🙂", "'q'");
+      case REST -> List.of("$x", "🙂", "'q'", "a b");
     };
   }
 
-  private record Warehouse(String uri, String storage, Path local) {
+  private static List<String> refused(TestCatalog.Kind kind) {
+    List<String> refused = new ArrayList<>(REFUSED);
+    refused.addAll(notInNamespace(kind));
+    return refused;
+  }
+
+  private static List<String> accepted(TestCatalog.Kind kind) {
+    List<String> accepted = new ArrayList<>(ACCEPTED);
+    accepted.removeAll(notInNamespace(kind));
+    return accepted;
+  }
+
+  @TempDir Path dir;
+
+  @AutoClose private TestCatalog catalog;
+
+  /** Every root form on every kind of catalog. */
+  static Stream<Arguments> catalogs() {
+    return Stream.of("plain", "file", "s3")
+        .flatMap(
+            form -> Arrays.stream(TestCatalog.Kind.values()).map(kind -> Arguments.of(form, kind)));
+  }
+
+  private Warehouse warehouse(String form, TestCatalog.Kind kind) {
+    Path local = dir.resolve("lake");
+    catalog =
+        switch (form) {
+          case "plain" -> new TestCatalog(kind, local.toString(), Map.of());
+          case "file" -> new TestCatalog(kind, "file://" + local, Map.of());
+          default -> new TestCatalog(kind, S3.newUri("lake"), S3.storageOptions());
+        };
+    return new Warehouse(catalog, form.equals("s3") ? null : local);
+  }
+
+  private record Warehouse(TestCatalog catalog, Path local) {
     TableEnvironment session() {
-      TableEnvironment env = Sql.batch();
-      exec(
-          env,
-          "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = '"
-              + uri
-              + "'"
-              + storage
-              + ")");
-      exec(env, "USE CATALOG lake");
-      return env;
+      return catalog.use(Sql.batch());
     }
 
-    /** Every file or object of the warehouse, by path, with its digest. */
+    /**
+     * Every file or object of the warehouse, by path, with its digest; without a namespace's
+     * manifest table, which every change to the namespace rewrites.
+     */
     Map<String, String> contents() {
       try {
-        if (local != null) {
-          return TestFiles.digests(local);
-        }
         Map<String, String> relative = new TreeMap<>();
-        String prefix = uri.substring(("s3://" + S3TestServer.BUCKET + "/").length()) + "/";
-        // object_store percent-encodes a key's segments (a space is stored as %20)
-        S3.digests(uri)
-            .forEach(
-                (key, digest) ->
-                    relative.put(
-                        URLDecoder.decode(
-                            key.substring(prefix.length()).replace("+", "%2B"),
-                            StandardCharsets.UTF_8),
-                        digest));
+        if (local != null) {
+          relative.putAll(TestFiles.digests(local));
+        } else {
+          String uri = catalog.root();
+          String prefix = uri.substring(("s3://" + S3TestServer.BUCKET + "/").length()) + "/";
+          // object_store percent-encodes a key's segments (a space is stored as %20)
+          S3.digests(uri)
+              .forEach(
+                  (key, digest) ->
+                      relative.put(
+                          URLDecoder.decode(
+                              key.substring(prefix.length()).replace("+", "%2B"),
+                              StandardCharsets.UTF_8),
+                          digest));
+        }
+        relative.keySet().removeIf(path -> path.startsWith("__manifest"));
         return relative;
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
+    }
+
+    /**
+     * Whether a file of {@link #contents} belongs to table {@code db.t}: its directory, as Lance
+     * reads the table's location (decoded) and as the namespace wrote its reservation (as given).
+     */
+    Predicate<String> ofTable(String database, String table) {
+      if (catalog.kind() == TestCatalog.Kind.WAREHOUSE) {
+        return path -> path.startsWith(database + "/" + table + ".lance/");
+      }
+      String location = catalog.tableUri(database, table);
+      String root = catalog.root().replaceFirst("^file://", "");
+      String inside =
+          location.replaceFirst("^file://", "").substring(root.length()).replaceFirst("^/", "");
+      String decoded = StoragePaths.percentDecoded(inside);
+      return path -> path.startsWith(inside + "/") || path.startsWith(decoded + "/");
     }
   }
 
@@ -109,9 +160,9 @@ class HostileNamesITCase {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain", "file", "s3"})
-  void refusedNamesTouchNothing(String form) {
-    Warehouse warehouse = warehouse(form);
+  @MethodSource("catalogs")
+  void refusedNamesTouchNothing(String form, TestCatalog.Kind kind) {
+    Warehouse warehouse = warehouse(form, kind);
     TableEnvironment env = warehouse.session();
     exec(env, "CREATE DATABASE x");
     exec(env, "CREATE DATABASE ab");
@@ -121,7 +172,7 @@ class HostileNamesITCase {
     exec(env, "INSERT INTO ab.t VALUES (3)");
     Map<String, String> before = warehouse.contents();
 
-    for (String name : REFUSED) {
+    for (String name : refused(kind)) {
       String q = quoted(name);
       List<String> statements =
           List.of(
@@ -139,7 +190,10 @@ class HostileNamesITCase {
             .hasStackTraceContaining("Invalid Lance")
             .hasStackTraceContaining("name '" + name + "'");
       }
-      assertThatThrownBy(() -> queryStrings(env, "CALL lake.sys.create_tag('x." + q + "', 't')"))
+      assertThatThrownBy(
+              () ->
+                  queryStrings(
+                      env, "CALL lake.sys.create_tag('x." + q.replace("'", "''") + "', 't')"))
           .as(name)
           .hasStackTraceContaining("Invalid Lance");
     }
@@ -153,25 +207,31 @@ class HostileNamesITCase {
   }
 
   @ParameterizedTest
-  @ValueSource(strings = {"plain", "file", "s3"})
-  void everyAcceptedNameIsATableOfItsOwn(String form) {
-    Warehouse warehouse = warehouse(form);
+  @MethodSource("catalogs")
+  void everyAcceptedNameIsATableOfItsOwn(String form, TestCatalog.Kind kind) {
+    Warehouse warehouse = warehouse(form, kind);
+    List<String> accepted = accepted(kind);
+    // the database's name: a space, unless the namespace's REST client cannot send one
+    String ab = accepted.contains("a b") ? "a b" : "a-b";
+    String abq = quoted(ab);
     TableEnvironment env = warehouse.session();
-    exec(env, "CREATE DATABASE " + quoted("a b"));
+    exec(env, "CREATE DATABASE " + abq);
     exec(env, "CREATE DATABASE " + quoted("ü名"));
     exec(env, "CREATE TABLE " + quoted("ü名") + ".t (id BIGINT, name STRING)");
-    for (String name : ACCEPTED) {
-      exec(env, "CREATE TABLE " + quoted("a b") + "." + quoted(name) + " (id BIGINT, name STRING)");
+    for (String name : accepted) {
+      exec(env, "CREATE TABLE " + abq + "." + quoted(name) + " (id BIGINT, name STRING)");
     }
-    assertThatThrownBy(() -> exec(env, "CREATE TABLE `a b`.`x` (id BIGINT, name STRING)"))
+    assertThatThrownBy(() -> exec(env, "CREATE TABLE " + abq + ".`x` (id BIGINT, name STRING)"))
         .hasStackTraceContaining("already exists");
 
     StatementSet inserts = env.createStatementSet();
-    for (int i = 0; i < ACCEPTED.size(); i++) {
+    for (int i = 0; i < accepted.size(); i++) {
       inserts.addInsertSql(
           String.format(
-              "INSERT INTO `a b`.%s VALUES (%d, '%s')",
-              quoted(ACCEPTED.get(i)), i, ACCEPTED.get(i).replace("'", "''")));
+              "INSERT INTO " + abq + ".%s VALUES (%d, '%s')",
+              quoted(accepted.get(i)),
+              i,
+              accepted.get(i).replace("'", "''")));
     }
     inserts.addInsertSql("INSERT INTO `ü名`.t VALUES (100, 't')");
     try {
@@ -181,42 +241,57 @@ class HostileNamesITCase {
     }
 
     assertThat(queryStrings(env, "SHOW DATABASES"))
-        .containsExactlyInAnyOrder("+I[a b]", "+I[default]", "+I[ü名]");
-    assertThat(queryStrings(env, "SHOW TABLES IN `a b`"))
-        .containsExactlyInAnyOrderElementsOf(ACCEPTED.stream().map(n -> "+I[" + n + "]").toList());
+        .containsExactlyInAnyOrder("+I[" + ab + "]", "+I[default]", "+I[ü名]");
+    assertThat(queryStrings(env, "SHOW TABLES IN " + abq))
+        .containsExactlyInAnyOrderElementsOf(accepted.stream().map(n -> "+I[" + n + "]").toList());
     assertThat(queryStrings(env, "SHOW TABLES IN `ü名`")).containsExactly("+I[t]");
     String everyTable =
-        IntStream.range(0, ACCEPTED.size())
+        IntStream.range(0, accepted.size())
             .mapToObj(
                 i ->
                     String.format(
-                        "SELECT %d AS t, id, name FROM `a b`.%s", i, quoted(ACCEPTED.get(i))))
+                        "SELECT %d AS t, id, name FROM " + abq + ".%s", i, quoted(accepted.get(i))))
             .collect(Collectors.joining(" UNION ALL "));
     List<String> expected = new ArrayList<>();
-    for (int i = 0; i < ACCEPTED.size(); i++) {
-      expected.add(String.format("+I[%d, %d, %s]", i, i, ACCEPTED.get(i)));
+    for (int i = 0; i < accepted.size(); i++) {
+      expected.add(String.format("+I[%d, %d, %s]", i, i, accepted.get(i)));
     }
     assertThat(queryStrings(env, everyTable)).containsExactlyInAnyOrderElementsOf(expected);
 
     // Dropping one table leaves every other byte where it was.
     Map<String, String> before = warehouse.contents();
-    exec(env, "DROP TABLE `a b`.`x`");
+    Predicate<String> dropped = warehouse.ofTable(ab, "x");
+    exec(env, "DROP TABLE " + abq + ".`x`");
     Map<String, String> after = warehouse.contents();
     Map<String, String> expectedAfter = new TreeMap<>(before);
-    expectedAfter.keySet().removeIf(path -> path.startsWith("a b/x.lance/"));
+    expectedAfter.keySet().removeIf(dropped);
     assertThat(before.size()).as("the dropped table had files").isGreaterThan(expectedAfter.size());
     assertThat(after).isEqualTo(expectedAfter);
-    assertThat(queryStrings(env, "SHOW TABLES IN `a b`")).hasSize(ACCEPTED.size() - 1);
-    assertThat(queryStrings(env, "SELECT id FROM `a b`.`X`")).containsExactly("+I[9]");
+    assertThat(queryStrings(env, "SHOW TABLES IN " + abq)).hasSize(accepted.size() - 1);
+    assertThat(queryStrings(env, "SELECT id FROM " + abq + ".`X`"))
+        .containsExactly("+I[" + accepted.indexOf("X") + "]");
 
     // Dropping a database with all its tables leaves the other database and the registry's rows.
     before = warehouse.contents();
-    exec(env, "DROP DATABASE `a b` CASCADE");
+    Predicate<String> otherTable = warehouse.ofTable("ü名", "t");
+    Predicate<String> droppedTables = path -> false;
+    for (String name : accepted) {
+      if (!name.equals("x")) {
+        droppedTables = droppedTables.or(warehouse.ofTable(ab, name));
+      }
+    }
+    exec(env, "DROP DATABASE " + abq + " CASCADE");
     after = warehouse.contents();
     Map<String, String> otherDatabase = new TreeMap<>(before);
-    otherDatabase.keySet().removeIf(path -> !path.startsWith("ü名/"));
+    otherDatabase.keySet().removeIf(otherTable.negate());
+    assertThat(otherDatabase).isNotEmpty();
     assertThat(after).containsAllEntriesOf(otherDatabase);
-    assertThat(after.keySet()).noneMatch(path -> path.startsWith("a b/"));
+    assertThat(after.keySet()).noneMatch(droppedTables);
+    if (kind == TestCatalog.Kind.WAREHOUSE) {
+      assertThat(after.keySet()).noneMatch(path -> path.startsWith(ab + "/"));
+    } else {
+      assertThat(catalog.databaseGone(ab)).isTrue();
+    }
     assertThat(queryStrings(env, "SHOW DATABASES"))
         .containsExactlyInAnyOrder("+I[default]", "+I[ü名]");
     assertThat(queryStrings(env, "SELECT id, name FROM `ü名`.t")).containsExactly("+I[100, t]");

@@ -7,45 +7,45 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.LanceTestTables;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
-/** The Lance catalog: the statements of the catalog example, across sessions. */
+/**
+ * The Lance catalog: the statements of the catalog example, across sessions, on a warehouse, a
+ * directory namespace and a REST namespace.
+ */
 class LanceCatalogITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
 
   @TempDir Path dir;
 
-  private String warehouse;
+  @AutoClose private TestCatalog catalog;
 
-  @BeforeEach
-  void setUp() {
-    warehouse = dir.resolve("lake").toString();
+  private void open(TestCatalog.Kind kind) {
+    catalog = new TestCatalog(kind, dir);
   }
 
   private TableEnvironment session() {
-    TableEnvironment env = Sql.batch();
-    exec(
-        env,
-        "CREATE CATALOG lake WITH ('type' = 'lance', 'warehouse' = 'file://" + warehouse + "')");
-    exec(env, "USE CATALOG lake");
-    return env;
+    return catalog.use(Sql.batch());
   }
 
-  @Test
-  void exampleStatementsAndASecondSession() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void exampleStatementsAndASecondSession(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session();
     exec(env, "CREATE DATABASE db");
     exec(env, "CREATE TABLE db.t (id BIGINT, v STRING)");
-    String table = warehouse + "/db/t.lance";
+    String table = catalog.tableUri("db", "t");
     assertThat(LanceTestTables.exists(table)).as("an empty Lance table").isTrue();
     assertThat(LanceTestTables.countRows(table)).isZero();
 
@@ -70,11 +70,13 @@ class LanceCatalogITCase {
     exec(env, "USE `default`");
     exec(env, "DROP DATABASE db");
     assertThat(queryStrings(second, "SHOW DATABASES")).containsExactly("+I[default]");
-    assertThat(Files.exists(Path.of(warehouse, "db"))).isFalse();
+    assertThat(catalog.databaseGone("db")).isTrue();
   }
 
-  @Test
-  void tableOptionsPersistInTheTableAndAlterTableSetsThem() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void tableOptionsPersistInTheTableAndAlterTableSetsThem(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session();
     exec(
         env,
@@ -90,7 +92,7 @@ class LanceCatalogITCase {
         .contains("'stable-row-ids' = 'true'")
         .contains("'data-storage-version' = '2.1'")
         .contains("'sink.max-rows-per-file' = '100'")
-        .contains("'path' = 'file://" + warehouse + "/default/docs.lance'")
+        .contains("'path' = '" + catalog.tableUri("default", "docs") + "'")
         .contains("`embedding` ARRAY<FLOAT NOT NULL>");
 
     exec(
@@ -105,7 +107,7 @@ class LanceCatalogITCase {
         .doesNotContain("compaction.trigger.commits");
 
     exec(second, "INSERT INTO docs SELECT id, vec(id, 4) FROM (VALUES (1), (2)) AS v(id)");
-    assertThat(LanceTestTables.readLongs(warehouse + "/default/docs.lance", "id"))
+    assertThat(LanceTestTables.readLongs(catalog.tableUri("default", "docs"), "id"))
         .containsExactlyInAnyOrder(1L, 2L);
 
     assertThatThrownBy(() -> exec(second, "ALTER TABLE docs SET ('stable-row-ids' = 'false')"))
@@ -116,8 +118,10 @@ class LanceCatalogITCase {
         .hasStackTraceContaining("Unsupported option 'compaction.x'");
   }
 
-  @Test
-  void ifExistsIfNotExistsAndCascade() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void ifExistsIfNotExistsAndCascade(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session();
     exec(env, "CREATE DATABASE db");
     exec(env, "CREATE DATABASE IF NOT EXISTS db");
@@ -129,20 +133,23 @@ class LanceCatalogITCase {
     assertThatThrownBy(() -> exec(env, "CREATE TABLE db.t (id BIGINT)"))
         .hasStackTraceContaining("already exists");
 
-    long version = LanceTestTables.latestVersion(warehouse + "/db/t.lance");
+    String table = catalog.tableUri("db", "t");
+    long version = LanceTestTables.latestVersion(table);
     assertThatThrownBy(() -> exec(env, "DROP DATABASE db"))
         .hasStackTraceContaining("Database db in catalog lake is not empty");
-    assertThat(LanceTestTables.latestVersion(warehouse + "/db/t.lance")).isEqualTo(version);
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(version);
 
     exec(env, "DROP TABLE IF EXISTS db.nothing");
     exec(env, "DROP DATABASE IF EXISTS nothing");
     exec(env, "DROP DATABASE db CASCADE");
     assertThat(queryStrings(env, "SHOW DATABASES")).containsExactly("+I[default]");
-    assertThat(Files.exists(Path.of(warehouse, "db"))).isFalse();
+    assertThat(catalog.databaseGone("db")).isTrue();
   }
 
-  @Test
-  void refusesNamesThatLeaveTheWarehouse() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void refusesNamesThatLeaveTheWarehouse(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session();
     for (String name : List.of("`a/b`", "`..`", "`s3:x`", "`x..y`")) {
       assertThatThrownBy(() -> exec(env, "CREATE DATABASE " + name))
@@ -156,8 +163,10 @@ class LanceCatalogITCase {
     assertThat(queryStrings(env, "SHOW TABLES")).isEmpty();
   }
 
-  @Test
-  void proceduresQuoteTableNamesWithDotsLikeFlinkSql() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void proceduresQuoteTableNamesWithDotsLikeFlinkSql(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session();
     exec(env, "CREATE DATABASE x");
     exec(env, "CREATE TABLE x.y (id BIGINT)");
@@ -180,8 +189,38 @@ class LanceCatalogITCase {
         .hasStackTraceContaining("Table default.`x.z` does not exist in Lance catalog lake");
   }
 
-  @Test
-  void aDottedColumnIsRefusedAtCreate() {
+  /**
+   * A catalog table's primary key is Lance's own (unenforced) one: every session sees it, and an
+   * updating query upserts into it.
+   */
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void aPrimaryKeyTableTakesUpserts(TestCatalog.Kind kind) {
+    open(kind);
+    TableEnvironment env = session();
+    exec(env, "CREATE TABLE tier_counts (tier STRING, n BIGINT, PRIMARY KEY (tier) NOT ENFORCED)");
+    assertThat(queryStrings(session(), "SHOW CREATE TABLE tier_counts").get(0))
+        .contains("PRIMARY KEY (`tier`) NOT ENFORCED")
+        .contains("`tier` VARCHAR(2147483647) NOT NULL");
+
+    TableEnvironment streaming = catalog.use(Sql.streaming(java.time.Duration.ofMillis(200)));
+    exec(
+        streaming,
+        "INSERT INTO tier_counts SELECT tier, COUNT(*) FROM (VALUES ('gold'), ('silver'),"
+            + " ('gold'), ('bronze'), ('gold')) AS c(tier) GROUP BY tier");
+    assertThat(queryStrings(session(), "SELECT tier, n FROM tier_counts"))
+        .containsExactlyInAnyOrder("+I[gold, 3]", "+I[silver, 1]", "+I[bronze, 1]");
+
+    assertThatThrownBy(() -> exec(env, "CREATE TABLE bad (d DOUBLE, PRIMARY KEY (d) NOT ENFORCED)"))
+        .hasStackTraceContaining("Primary key column 'd'")
+        .hasStackTraceContaining("cannot be a key");
+    assertThat(queryStrings(env, "SHOW TABLES")).containsExactly("+I[tier_counts]");
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void aDottedColumnIsRefusedAtCreate(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session();
     assertThatThrownBy(() -> exec(env, "CREATE TABLE t (`a.b` INT)"))
         .hasStackTraceContaining(
@@ -189,8 +228,10 @@ class LanceCatalogITCase {
     assertThat(queryStrings(env, "SHOW TABLES")).isEmpty();
   }
 
-  @Test
-  void procedureTagsAVersionThatScanTagReads() {
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void procedureTagsAVersionThatScanTagReads(TestCatalog.Kind kind) {
+    open(kind);
     TableEnvironment env = session();
     exec(env, "CREATE TABLE t (id BIGINT)");
     exec(env, "INSERT INTO t VALUES (1), (2)");
@@ -201,7 +242,11 @@ class LanceCatalogITCase {
         .containsExactlyInAnyOrder("+I[1]", "+I[2]");
     assertThat(queryStrings(env, "SHOW PROCEDURES FROM lake.sys"))
         .containsExactly(
-            "+I[compact]", "+I[create_tag]", "+I[create_vector_index]", "+I[delete_tag]");
+            "+I[compact]",
+            "+I[create_scalar_index]",
+            "+I[create_tag]",
+            "+I[create_vector_index]",
+            "+I[delete_tag]");
     exec(env, "CALL lake.sys.delete_tag('t', 'first')");
     assertThatThrownBy(
             () -> queryStrings(env, "SELECT id FROM t /*+ OPTIONS('scan.tag' = 'first') */"))

@@ -23,7 +23,9 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.CloseableIterator;
 import org.junit.jupiter.api.Test;
@@ -123,6 +125,40 @@ class LanceSourceITCase {
         .hasMessageContaining("version 9");
     assertThatThrownBy(() -> LanceSource.builder().path(table).version(1).tag("t").build())
         .hasMessageContaining("'scan.tag'");
+  }
+
+  /**
+   * A filter's string literals may hold any character (JNI would mangle NUL and characters outside
+   * the Basic Multilingual Plane); a filter that could overflow Lance's planner fails at build.
+   */
+  @Test
+  void filterLiteralsMayHoldAnyCharacter() throws Exception {
+    table = dir.resolve("names").toString();
+    String[] names = {"smile 😀", "x😀y", "plain", "a\u0000b"};
+    List<RowData> rows = new ArrayList<>();
+    for (int n = 0; n < 40; n++) {
+      rows.add(GenericRowData.of((long) n, StringData.fromString(names[n % names.length])));
+    }
+    TestTables.write(table, TestRows.ROW_TYPE, rows, 10);
+    LanceSource source =
+        LanceSource.builder()
+            .path(table)
+            .filter("name = 'smile 😀' OR name LIKE 'x😀%' OR name = 'a\u0000b'")
+            .build();
+
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    assertThat(collect(env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance")))
+        .containsExactlyInAnyOrderElementsOf(
+            LongStream.range(0, 40)
+                .filter(n -> n % names.length != 2)
+                .mapToObj(n -> n + "/" + names[(int) n % names.length])
+                .toList());
+
+    String chain =
+        String.join(" OR ", LongStream.range(0, 400).mapToObj(n -> "id = " + n).toList());
+    assertThatThrownBy(() -> LanceSource.builder().path(table).filter(chain).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("IN lists");
   }
 
   /**

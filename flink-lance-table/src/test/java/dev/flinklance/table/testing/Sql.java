@@ -31,6 +31,14 @@ public final class Sql {
     return create(EnvironmentSettings.newInstance().inStreamingMode(), config);
   }
 
+  /**
+   * A session as Flink's SQL client opens one: {@code config} holds what {@code SET} statements set
+   * before its first other statement, the runtime mode among them (streaming unless set).
+   */
+  public static TableEnvironment session(Configuration config) {
+    return create(EnvironmentSettings.newInstance(), config);
+  }
+
   /** Restarts a failed job once. */
   public static void restartOnce(TableEnvironment env) {
     Configuration config = env.getConfig().getConfiguration();

@@ -10,6 +10,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
+import java.util.function.LongFunction;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -29,7 +30,7 @@ import org.lance.ipc.Query;
  * them written through plain Lance, and the exact nearest neighbours by brute force.
  */
 public final class VectorData {
-  /** The docs tables: id, category ("c" + id % 3), embedding. */
+  /** The docs tables: id, category ("c" + id % 3 unless given), embedding. */
   public static final RowType DOCS =
       (RowType)
           DataTypes.ROW(
@@ -84,18 +85,33 @@ public final class VectorData {
 
   /** A docs table holding {@code vectors} as rows 0..n-1, one version, in fragments. */
   public static void writeDocs(String uri, float[][] vectors, int rowsPerFragment) {
+    writeDocs(uri, vectors, rowsPerFragment, id -> "c" + id % 3);
+  }
+
+  /** A docs table as above, with the given category of each id. */
+  public static void writeDocs(
+      String uri, float[][] vectors, int rowsPerFragment, LongFunction<String> category) {
     TestTables.create(uri, DOCS, Map.of("embedding", vectors[0].length));
-    appendDocs(uri, vectors, 0, rowsPerFragment);
+    appendDocs(uri, vectors, 0, rowsPerFragment, category);
   }
 
   /** Appends {@code vectors} as rows firstId, firstId + 1, ... (one table version). */
   public static void appendDocs(String uri, float[][] vectors, long firstId, int rowsPerFragment) {
+    appendDocs(uri, vectors, firstId, rowsPerFragment, id -> "c" + id % 3);
+  }
+
+  private static void appendDocs(
+      String uri,
+      float[][] vectors,
+      long firstId,
+      int rowsPerFragment,
+      LongFunction<String> category) {
     List<RowData> rows = new ArrayList<>(vectors.length);
     for (int i = 0; i < vectors.length; i++) {
       long id = firstId + i;
       rows.add(
           GenericRowData.of(
-              id, StringData.fromString("c" + id % 3), new GenericArrayData(vectors[i])));
+              id, StringData.fromString(category.apply(id)), new GenericArrayData(vectors[i])));
     }
     TestTables.append(uri, DOCS, rows, rowsPerFragment);
   }

@@ -3,6 +3,7 @@ package dev.flinklance.table.vector;
 import static dev.flinklance.table.testing.Sql.exec;
 import static dev.flinklance.table.testing.Sql.query;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.within;
 
 import dev.flinklance.index.VectorMetric;
@@ -142,20 +143,50 @@ class VectorSearchITCase {
             query(env, String.format(search, ", MAP['vector-search.prefilter', 'false']")));
     for (int q = 0; q < QUERIES.length; q++) {
       float[] query = QUERIES[q];
-      List<Hit> c1 =
-          IntStream.range(0, DOCS.length)
-              .filter(i -> i % 3 == 1)
-              .mapToObj(i -> new Hit(i, VectorData.distance(VectorMetric.L2, query, DOCS[i])))
-              .sorted(Comparator.comparingDouble(Hit::distance))
-              .limit(K)
-              .toList();
-      assertHits(prefiltered.get((long) q), c1, "prefilter, query " + q);
+      assertHits(prefiltered.get((long) q), nearestInC1(query), "prefilter, query " + q);
       List<Hit> nearestInC1 =
           VectorData.nearest(VectorMetric.L2, DOCS, query, K).stream()
               .filter(hit -> hit.id() % 3 == 1)
               .toList();
       assertHits(
           postfiltered.getOrDefault((long) q, List.of()), nearestInC1, "postfilter, query " + q);
+    }
+  }
+
+  /** The exact {@code K} nearest rows of category c1 (ids 1, 4, 7, ...). */
+  private static List<Hit> nearestInC1(float[] query) {
+    return IntStream.range(0, DOCS.length)
+        .filter(i -> i % 3 == 1)
+        .mapToObj(i -> new Hit(i, VectorData.distance(VectorMetric.L2, query, DOCS[i])))
+        .sorted(Comparator.comparingDouble(Hit::distance))
+        .limit(K)
+        .toList();
+  }
+
+  /**
+   * The pushed filter reaches Lance through JNI, where a literal outside the Basic Multilingual
+   * Plane used to fail the search ("invalid utf-8 sequence"); Flink cannot keep the filter instead.
+   */
+  @Test
+  void filterLiteralOutsideTheBasicPlane() {
+    String emojiDocs = dir.resolve("emoji-docs").toString();
+    VectorData.writeDocs(emojiDocs, DOCS, 100, id -> id % 3 == 1 ? "c😀" : "c" + id % 3);
+    TableEnvironment env = streaming("");
+    exec(
+        env,
+        "CREATE TABLE emoji_docs (id BIGINT, category STRING, embedding ARRAY<FLOAT NOT NULL>)"
+            + " WITH ('connector' = 'lance', 'path' = '"
+            + emojiDocs
+            + "')");
+    Map<Long, List<Hit>> found =
+        VectorData.hitsByQuery(
+            query(
+                env,
+                "SELECT qid, id, score FROM queries, LATERAL TABLE(VECTOR_SEARCH((SELECT id,"
+                    + " embedding FROM emoji_docs WHERE category = 'c😀'), DESCRIPTOR(embedding),"
+                    + " queries.vec, 5))"));
+    for (int q = 0; q < QUERIES.length; q++) {
+      assertHits(found.get((long) q), nearestInC1(QUERIES[q]), "query " + q);
     }
   }
 
@@ -199,5 +230,104 @@ class VectorSearchITCase {
         .singleElement()
         .satisfies(r -> assertThat(r.getField(1)).isNull())
         .satisfies(r -> assertThat(r.getField(2)).isNull());
+  }
+
+  /**
+   * Flink 2.2 and 2.3 lose the correlation of an aliased call ({@code LATERAL TABLE(...) AS d}
+   * plans as a join whose query argument reads the searched table) and fail planning; the call
+   * wrapped in a LATERAL subquery of all its columns searches with each query row, as docs/sql.md
+   * shows (a subquery of some columns is refused).
+   */
+  @Test
+  void aliasedCallFailsPlanningAndAWrappedCallSearchesPerQuery() {
+    TableEnvironment env = streaming("");
+    String call = "TABLE(VECTOR_SEARCH(TABLE docs, DESCRIPTOR(embedding), q.vec, 5))";
+    assertExact(
+        query(
+            env,
+            "SELECT q.qid, d.id, d.score FROM queries AS q, LATERAL (SELECT * FROM "
+                + call
+                + ") AS d"),
+        VectorMetric.L2,
+        "wrapped call");
+    assertThat(
+            query(
+                env,
+                "SELECT q.qid, d.id FROM queries AS q LEFT JOIN LATERAL (SELECT * FROM "
+                    + call
+                    + ") AS d ON TRUE"))
+        .hasSize(QUERIES.length * K);
+    assertThatThrownBy(
+            () ->
+                query(
+                    env,
+                    "SELECT q.qid, d.id FROM queries AS q, LATERAL (SELECT id, score FROM "
+                        + call
+                        + ") AS d"))
+        .hasStackTraceContaining("only table functions can be used in a correlate operation");
+    for (String aliased :
+        List.of(
+            "SELECT q.qid, d.id FROM queries AS q, LATERAL " + call + " AS d",
+            "SELECT q.qid, d.id FROM queries AS q LEFT JOIN LATERAL " + call + " AS d ON TRUE")) {
+      assertThatThrownBy(() -> query(env, aliased))
+          .as(aliased)
+          .hasStackTraceContaining("Cannot generate a valid execution plan");
+    }
+  }
+
+  /**
+   * Flink accepts a query column only of a type it casts implicitly to the searched column's:
+   * {@code ARRAY<FLOAT>} (nullable elements) and {@code ARRAY<DOUBLE>} are refused for an {@code
+   * ARRAY<FLOAT NOT NULL>} column; cast in a subquery, or (nullable elements) with the searched
+   * column declared {@code ARRAY<FLOAT>}, they search, and a NULL element fails with the search's
+   * own message.
+   */
+  @Test
+  void queryWithNullableElementsIsCastOrSearchesAColumnDeclaredNullable() {
+    TableEnvironment env = streaming("");
+    exec(
+        env,
+        "CREATE TABLE raw_queries (qid BIGINT, vec ARRAY<FLOAT>) WITH ('connector' = 'lance',"
+            + " 'path' = '"
+            + queries
+            + "')");
+    exec(
+        env,
+        "CREATE TABLE nullable_docs (id BIGINT, category STRING, embedding ARRAY<FLOAT>) WITH"
+            + " ('connector' = 'lance', 'path' = '"
+            + docs
+            + "')");
+    String search =
+        "SELECT q.qid, id, score FROM %s AS q, LATERAL TABLE(VECTOR_SEARCH(TABLE %s,"
+            + " DESCRIPTOR(embedding), q.vec, 5))";
+    assertThatThrownBy(() -> query(env, String.format(search, "raw_queries", "docs")))
+        .hasStackTraceContaining(
+            "Can not cast the query column type ARRAY<FLOAT> to target type FLOAT ARRAY");
+    String doubles = "(SELECT qid, CAST(vec AS ARRAY<DOUBLE NOT NULL>) AS vec FROM queries)";
+    assertThatThrownBy(() -> query(env, String.format(search, doubles, "docs")))
+        .hasStackTraceContaining(
+            "Can not cast the query column type ARRAY<DOUBLE NOT NULL> to target type FLOAT ARRAY");
+    for (String from : List.of("raw_queries", doubles)) {
+      String cast = "(SELECT qid, CAST(vec AS ARRAY<FLOAT NOT NULL>) AS vec FROM " + from + ")";
+      assertExact(query(env, String.format(search, cast, "docs")), VectorMetric.L2, cast);
+    }
+    assertExact(
+        query(env, String.format(search, "raw_queries", "nullable_docs")),
+        VectorMetric.L2,
+        "ARRAY<FLOAT> column");
+
+    String withNull =
+        "(SELECT * FROM (VALUES (CAST(1 AS BIGINT), ARRAY[CAST(1 AS FLOAT), NULL, 0, 0, 0, 0, 0,"
+            + " 0])) AS t(qid, vec))";
+    for (String table : List.of("nullable_docs", "docs")) {
+      String from =
+          table.equals("docs")
+              ? "(SELECT qid, CAST(vec AS ARRAY<FLOAT NOT NULL>) AS vec FROM " + withNull + ")"
+              : withNull;
+      assertThatThrownBy(() -> query(env, String.format(search, from, table)))
+          .as(table)
+          .hasStackTraceContaining(
+              "VECTOR_SEARCH on column 'embedding': the query vector has a NULL element at index 1");
+    }
   }
 }

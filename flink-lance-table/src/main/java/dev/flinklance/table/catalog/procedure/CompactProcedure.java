@@ -106,17 +106,12 @@ public final class CompactProcedure implements Procedure {
   }
 
   /**
-   * The table, its storage options, the {@code compaction.*} options stored with it, and the call's
-   * options over them.
+   * The table (its storage options and namespace), the {@code compaction.*} options stored with it,
+   * and the call's options over them.
    */
   static Configuration passOptions(
       LanceDataset table, Map<String, String> tableConfig, Map<String, String> given) {
-    Configuration options = new Configuration();
-    options.setString(LanceDatasetOptions.PATH.key(), table.uri());
-    table
-        .storageOptions()
-        .forEach(
-            (key, value) -> options.setString(LanceDatasetOptions.STORAGE_PREFIX + key, value));
+    Configuration options = Configuration.fromMap(LanceDatasetOptions.toOptions(table));
     TableOptions.fromConfig(tableConfig)
         .forEach(
             (key, value) -> {

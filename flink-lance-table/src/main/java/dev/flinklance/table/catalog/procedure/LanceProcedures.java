@@ -24,6 +24,7 @@ public final class LanceProcedures {
       new TreeMap<>(
           Map.of(
               "compact", CompactProcedure::new,
+              "create_scalar_index", CreateScalarIndexProcedure::new,
               "create_tag", CreateTagProcedure::new,
               "create_vector_index", CreateVectorIndexProcedure::new,
               "delete_tag", DeleteTagProcedure::new));

@@ -1,5 +1,6 @@
 package dev.flinklance.table.source.reader;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.dataset.LanceDatasetException;
@@ -205,7 +206,7 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
     datasets.clear();
     // Batches still queued for the main thread are never recycled once the task ends.
     AutoCloseables.close(new ArrayList<>(outstanding));
-    allocator.close();
+    Allocators.closeAtEnd(allocator, "Lance source reader of " + scan.dataset());
   }
 
   private void closeScan() throws IOException {

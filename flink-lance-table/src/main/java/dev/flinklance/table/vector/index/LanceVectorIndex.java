@@ -1,6 +1,7 @@
 package dev.flinklance.table.vector.index;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.config.CommandLineArgs;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceDatasetOptions;
@@ -10,8 +11,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
 import org.lance.Dataset;
@@ -69,6 +72,7 @@ public final class LanceVectorIndex {
    *     built
    * @throws LanceDatasetException naming the table if Lance fails
    */
+  @Internal // the procedure's and the command line's; users call those
   public static Created create(
       LanceDataset table, String column, String type, Map<String, String> options) {
     VectorIndexBuild build = VectorIndexBuild.of(column, type, options);
@@ -123,30 +127,24 @@ public final class LanceVectorIndex {
   public static void main(String[] args) {
     Map<String, String> tableOptions = new HashMap<>();
     Map<String, String> buildOptions = new HashMap<>();
-    String column = null;
-    String type = null;
+    String column;
+    String type;
     try {
-      for (int i = 0; i < args.length; i += 2) {
-        String arg = args[i];
-        if (!arg.startsWith("--") || i + 1 >= args.length) {
-          throw new IllegalArgumentException(
-              arg.startsWith("--") ? "missing value for " + arg : "unexpected argument " + arg);
-        }
-        String name = arg.substring(2);
-        String value = args[i + 1];
-        switch (name) {
-          case "column" -> column = value;
-          case "type" -> type = value;
-          case "path" -> tableOptions.put(LanceDatasetOptions.PATH.key(), value);
-          default -> {
-            if (name.startsWith(LanceDatasetOptions.STORAGE_PREFIX)) {
-              tableOptions.put(name, value);
-            } else {
-              buildOptions.put(name, value);
-            }
-          }
-        }
-      }
+      // every other --key is a build option, which VectorIndexBuild checks
+      CommandLineArgs line = CommandLineArgs.parse(args, Set.of(), key -> true);
+      line.values()
+          .forEach(
+              (name, value) -> {
+                if (name.equals("path")) {
+                  tableOptions.put(LanceDatasetOptions.PATH.key(), value);
+                } else if (name.startsWith(LanceDatasetOptions.STORAGE_PREFIX)) {
+                  tableOptions.put(name, value);
+                } else if (!name.equals("column") && !name.equals("type")) {
+                  buildOptions.put(name, value);
+                }
+              });
+      column = line.get("column").orElse(null);
+      type = line.get("type").orElse(null);
       if (!tableOptions.containsKey(LanceDatasetOptions.PATH.key())
           || column == null
           || type == null) {

@@ -1,0 +1,138 @@
+package dev.flinklance.table.catalog;
+
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceDatasetOptions;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.table.catalog.CatalogDatabase;
+import org.apache.flink.table.catalog.ObjectPath;
+import org.apache.flink.table.catalog.exceptions.CatalogException;
+import org.lance.Dataset;
+import org.lance.namespace.DirectoryNamespace;
+import org.lance.namespace.model.ListTablesRequest;
+
+/**
+ * A catalog of the first version, {@code 'warehouse' = ...}: database {@code db} is the directory
+ * {@code <warehouse>/db}, table {@code db.t} the Lance table {@code <warehouse>/db/t.lance}, and
+ * the databases are rows of {@code <warehouse>/_databases.lance} ({@link DatabaseRegistry}). Kept
+ * so that such warehouses go on working as they are; new catalogs use a Lance Namespace.
+ */
+final class WarehouseStore implements CatalogStore {
+  private final WarehouseLayout layout;
+  private final DatabaseRegistry registry;
+
+  WarehouseStore(WarehouseLayout layout) {
+    this.layout = layout;
+    this.registry = new DatabaseRegistry(layout.registry().dataset());
+  }
+
+  @Override
+  public List<String> databases() {
+    return lance(registry::names);
+  }
+
+  @Override
+  public Optional<CatalogDatabase> database(String name) {
+    return lance(() -> registry.get(name));
+  }
+
+  @Override
+  public boolean createDatabase(String name, CatalogDatabase database) {
+    lance(
+        () -> {
+          registry.add(name, database);
+          return null;
+        });
+    return true;
+  }
+
+  @Override
+  public void dropDatabase(String catalog, String name) {
+    // Removes what else is left in the directory, then the database itself: a failure half-way
+    // leaves the database listed, and dropping it again finishes the job.
+    drop(layout.database(name));
+    lance(
+        () -> {
+          registry.remove(name);
+          return null;
+        });
+  }
+
+  @Override
+  public List<String> tables(String database) {
+    String root = layout.database(database).uri();
+    Map<String, String> properties = new HashMap<>();
+    properties.put("root", root);
+    properties.put("manifest_enabled", "false");
+    layout
+        .storageOptions()
+        .forEach((key, value) -> properties.put(LanceDatasetOptions.STORAGE_PREFIX + key, value));
+    try (BufferAllocator allocator = new RootAllocator();
+        DirectoryNamespace directory = new DirectoryNamespace()) {
+      directory.initialize(properties, allocator);
+      return directory.listTables(new ListTablesRequest().id(List.of())).getTables().stream()
+          .flatMap(listed -> layout.tableName(listed).stream())
+          .sorted()
+          .toList();
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new CatalogException(
+          String.format(
+              "Cannot list the tables of database '%s' at %s: %s", database, root, e.getMessage()),
+          e);
+    }
+  }
+
+  @Override
+  public Optional<LanceDataset> table(ObjectPath path) {
+    return Optional.of(layout.table(path).dataset());
+  }
+
+  @Override
+  public Optional<LanceDataset> declare(ObjectPath path) {
+    return Optional.of(layout.table(path).dataset());
+  }
+
+  @Override
+  public void abandon(ObjectPath path) {
+    // nothing was reserved: a failed creation commits nothing
+  }
+
+  @Override
+  public void dropTable(ObjectPath path, LanceDataset table) {
+    drop(layout.table(path));
+  }
+
+  @Override
+  public Map<String, String> connectorOptions(ObjectPath path) {
+    return LanceDatasetOptions.accessOptions(layout.storageOptions(), null);
+  }
+
+  @Override
+  public String describe() {
+    return "warehouse " + layout.warehouse();
+  }
+
+  /** Deletes a table or a database directory, once it is certain to be one. */
+  private void drop(WarehouseLayout.Location location) {
+    layout.checkDeletable(location);
+    try {
+      Dataset.drop(location.uri(), layout.storageOptions());
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new CatalogException(
+          String.format("Cannot delete %s: %s", location.uri(), e.getMessage()), e);
+    }
+  }
+
+  private static <T> T lance(java.util.function.Supplier<T> call) {
+    try {
+      return call.get();
+    } catch (LanceDatasetException e) {
+      throw new CatalogException(e.getMessage(), e);
+    }
+  }
+}

@@ -1,0 +1,232 @@
+package dev.flinklance.table.lookup;
+
+import dev.flinklance.arrow.Allocators;
+import dev.flinklance.arrow.read.ArrowColumnarBatch;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.table.source.FollowedTable;
+import dev.flinklance.table.source.LanceScan;
+import dev.flinklance.table.source.LanceSourceOptions;
+import dev.flinklance.table.source.TableVersions;
+import java.util.Comparator;
+import java.util.List;
+import java.util.function.Supplier;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.util.AutoCloseables;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.io.DefaultInputSplitAssigner;
+import org.apache.flink.api.common.io.InputFormat;
+import org.apache.flink.api.common.io.statistics.BaseStatistics;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.core.io.InputSplit;
+import org.apache.flink.core.io.InputSplitAssigner;
+import org.apache.flink.table.data.RowData;
+import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.ipc.LanceScanner;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a FULL lookup cache loads, as Flink's cache loader wants it: an {@link InputFormat} whose
+ * splits are the fragments of one table version (the newest, or the pinned one), each read on one
+ * of the loader's threads. Each load checks first that the table still is the one the last load
+ * read and still has the joined columns; a failure that may pass is retried {@code
+ * lookup.max-retries} times, a fragment resuming after the rows it already gave.
+ */
+@Internal
+public final class FullCacheFormat implements InputFormat<RowData, FullCacheFormat.FragmentSplit> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(FullCacheFormat.class);
+  private static final int NO_FRAGMENT = -1;
+
+  private final LookupSpec spec;
+  private final LanceScan scan;
+  private transient VersionMark lastLoaded;
+  private transient BufferAllocator allocator;
+  private transient Dataset dataset;
+  private transient FragmentSplit split;
+  private transient LanceScanner scanner;
+  private transient ArrowReader reader;
+  private transient ArrowColumnarBatch batch;
+  private transient int nextRow;
+  private transient long rowsGiven;
+  private transient boolean done;
+
+  /** One fragment of the version a load reads; a table without fragments loads one empty split. */
+  public record FragmentSplit(int getSplitNumber, long version, int fragmentId)
+      implements InputSplit {}
+
+  FullCacheFormat(LookupSpec spec) {
+    this.spec = spec;
+    this.scan =
+        new LanceScan(
+            spec.table(),
+            null,
+            null,
+            spec.producedType(),
+            spec.filter(),
+            null,
+            LanceSourceOptions.SCAN_BATCH_SIZE.defaultValue(),
+            null);
+  }
+
+  @Override
+  public void configure(Configuration parameters) {}
+
+  @Override
+  public BaseStatistics getStatistics(BaseStatistics cachedStatistics) {
+    return cachedStatistics;
+  }
+
+  /** Called by the cache loader on the format it keeps, once per load. */
+  @Override
+  public FragmentSplit[] createInputSplits(int minNumSplits) {
+    return withRetries("open the table to load the lookup cache", this::planLoad);
+  }
+
+  private FragmentSplit[] planLoad() {
+    try (BufferAllocator planning = new RootAllocator();
+        Dataset latest = TableVersions.open(spec.table(), spec.version(), spec.tag(), planning)) {
+      String uri = spec.table().uri();
+      if (lastLoaded != null) {
+        FollowedTable.checkSameTable(uri, lastLoaded, latest);
+      }
+      FollowedTable.checkColumns(uri, latest, spec.producedType());
+      List<Integer> fragments =
+          latest.getFragments().stream()
+              .map(Fragment::getId)
+              .sorted(Comparator.naturalOrder())
+              .toList();
+      LOG.info(
+          "Loading the lookup cache of {} from version {} ({} fragments)",
+          uri,
+          latest.version(),
+          fragments.size());
+      lastLoaded = VersionMark.of(latest);
+      if (fragments.isEmpty()) {
+        return new FragmentSplit[] {new FragmentSplit(0, latest.version(), NO_FRAGMENT)};
+      }
+      FragmentSplit[] splits = new FragmentSplit[fragments.size()];
+      for (int i = 0; i < splits.length; i++) {
+        splits[i] = new FragmentSplit(i, latest.version(), fragments.get(i));
+      }
+      return splits;
+    }
+  }
+
+  @Override
+  public InputSplitAssigner getInputSplitAssigner(FragmentSplit[] inputSplits) {
+    return new DefaultInputSplitAssigner(inputSplits);
+  }
+
+  /** Called on a copy of the format per split, on the loader thread that reads the split. */
+  @Override
+  public void open(FragmentSplit split) {
+    this.split = split;
+    this.rowsGiven = 0;
+    this.done = split.fragmentId() == NO_FRAGMENT;
+    if (!done) {
+      allocator = new RootAllocator();
+      dataset = withRetries("open the version to load", () -> openVersion(split.version()));
+    }
+  }
+
+  private Dataset openVersion(long version) {
+    return spec.table().open(allocator, version);
+  }
+
+  @Override
+  public boolean reachedEnd() {
+    while (!done && (batch == null || nextRow >= batch.rowCount())) {
+      done = !withRetries("read the fragment", this::loadBatch);
+    }
+    return done;
+  }
+
+  /**
+   * The next batch of the fragment. A failed read closes the scan, and the next attempt scans again
+   * after the rows given already (Lance applies the offset after the filter, in fragment order).
+   */
+  private boolean loadBatch() {
+    try {
+      if (reader == null) {
+        scanner = dataset.getFragment(split.fragmentId()).newScan(scan.scanOptions(rowsGiven));
+        reader = scanner.scanBatches();
+      }
+      if (!reader.loadNextBatch()) {
+        return false;
+      }
+      batch =
+          ArrowColumnarBatch.of(
+              reader.getVectorSchemaRoot(), spec.producedType().getFieldNames(), reader);
+      nextRow = 0;
+      return true;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      closeScan();
+      batch = null;
+      throw LanceDatasetException.wrap(
+          spec.table().uri(),
+          String.format(
+              "cannot read fragment %d of version %d into the lookup cache",
+              split.fragmentId(), split.version()),
+          e);
+    }
+  }
+
+  /** A view of the next row: the loader copies it before it asks for another. */
+  @Override
+  public RowData nextRecord(RowData reuse) {
+    rowsGiven++;
+    return batch.row(nextRow++);
+  }
+
+  /** Runs {@code step}, again after a failure that may pass, up to {@code lookup.max-retries}. */
+  private <T> T withRetries(String action, Supplier<T> step) {
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return step.get();
+      } catch (PermanentDatasetException e) {
+        throw e;
+      } catch (LanceDatasetException e) {
+        if (attempt >= spec.maxRetries()) {
+          throw e;
+        }
+        LOG.warn(
+            "Cannot {} of {} (retry {} of {})",
+            action,
+            spec.table().uri(),
+            attempt + 1,
+            spec.maxRetries(),
+            e);
+      }
+    }
+  }
+
+  @Override
+  public void close() {
+    closeScan();
+    if (dataset != null) {
+      dataset.close();
+      dataset = null;
+    }
+    if (allocator != null) {
+      Allocators.closeAtEnd(allocator, "Lance lookup cache load of " + spec.table().uri());
+      allocator = null;
+    }
+  }
+
+  private void closeScan() {
+    try {
+      AutoCloseables.close(reader, scanner);
+    } catch (Exception e) {
+      LOG.debug("Cannot close a scan of {}", spec.table().uri(), e);
+    } finally {
+      reader = null;
+      scanner = null;
+    }
+  }
+}

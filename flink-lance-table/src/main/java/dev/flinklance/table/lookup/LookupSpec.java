@@ -1,0 +1,47 @@
+package dev.flinklance.table.lookup;
+
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.table.source.FollowedTable;
+import java.io.Serializable;
+import java.time.Duration;
+import java.util.List;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.types.logical.RowType;
+
+/**
+ * Everything a lookup task needs, fixed when the join is planned.
+ *
+ * @param version the version to read (pinned), or null
+ * @param tag the tag whose version to read (pinned), or null; both null: the latest, followed
+ * @param producedType the table columns each looked-up row carries; the key columns are among them
+ * @param keyColumns the columns the join looks up by, in the order of Flink's key rows
+ * @param filter a Lance SQL filter on the table's rows (pushed into the join), or null
+ * @param keyFilter whether Lance filters by the keys (false: each lookup scans the key columns and
+ *     matches them here, for a key column Lance cannot compare with a literal)
+ */
+@Internal
+public record LookupSpec(
+    LanceDataset table,
+    Long version,
+    String tag,
+    RowType producedType,
+    List<String> keyColumns,
+    String filter,
+    boolean keyFilter,
+    int maxRetries,
+    Duration refreshInterval)
+    implements Serializable {
+
+  /** Whether the join follows the table to its newest versions. */
+  boolean follows() {
+    return FollowedTable.follows(version, tag, refreshInterval);
+  }
+
+  /** The key columns with their declared types, in key order: the rows Flink looks up with. */
+  RowType keyRowType() {
+    return new RowType(
+        keyColumns.stream()
+            .map(name -> producedType.getFields().get(producedType.getFieldIndex(name)))
+            .toList());
+  }
+}

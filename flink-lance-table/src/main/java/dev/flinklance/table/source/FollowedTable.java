@@ -1,0 +1,204 @@
+package dev.flinklance.table.source;
+
+import dev.flinklance.arrow.Allocators;
+import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.dataset.TableReplacedException;
+import dev.flinklance.dataset.VersionMark;
+import java.time.Duration;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Consumer;
+import java.util.function.Function;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.types.logical.RowType;
+import org.lance.Dataset;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One task's open version of a table, shared by the task's threads (the vector search and the
+ * lookup join): work runs against one version under the read lock, and once {@code refreshInterval}
+ * has passed the next caller moves it to the table's newest version under the write lock, which
+ * waits for the work in flight. A move first checks that the table still is the one the task opened
+ * and that the columns the task reads can still be read as declared: a table dropped, or deleted
+ * and created again, and a column dropped or retyped are {@link PermanentDatasetException}s naming
+ * the table, since every restart would meet them again. A table that cannot be reached stays at its
+ * version until the next attempt.
+ */
+@Internal
+public final class FollowedTable implements AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(FollowedTable.class);
+
+  private final LanceDataset table;
+  private final Long version;
+  private final String tag;
+  private final long refreshNanos;
+  private final boolean follows;
+  private final RowType declared;
+  private final Consumer<Dataset> onVersion;
+  private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
+  private BufferAllocator allocator;
+  private Dataset dataset;
+  private volatile long nextRefresh;
+
+  /**
+   * @param version the version to open (pinned), or null
+   * @param tag the tag whose version to open (pinned), or null; both null: the latest, followed
+   * @param refreshInterval how often to move to the newest version; zero never moves
+   * @param declared the columns the task reads, by name, as it declares them
+   * @param onVersion called with the dataset, under the write lock, at the first version and after
+   *     each move to another one
+   */
+  public FollowedTable(
+      LanceDataset table,
+      Long version,
+      String tag,
+      Duration refreshInterval,
+      RowType declared,
+      Consumer<Dataset> onVersion) {
+    this.table = table;
+    this.version = version;
+    this.tag = tag;
+    this.refreshNanos = refreshInterval.toNanos();
+    this.follows = follows(version, tag, refreshInterval);
+    this.declared = declared;
+    this.onVersion = onVersion;
+  }
+
+  /** Whether a task at {@code version} / {@code tag} with this interval moves to new versions. */
+  public static boolean follows(Long version, String tag, Duration refreshInterval) {
+    return version == null && tag == null && !refreshInterval.isZero();
+  }
+
+  public void open() {
+    allocator = new RootAllocator();
+    dataset = TableVersions.open(table, version, tag, allocator);
+    checkColumns(table.uri(), dataset, declared);
+    nextRefresh = System.nanoTime() + refreshNanos;
+    onVersion.accept(dataset);
+  }
+
+  /** Runs {@code work} against one version, after moving to the newest one if that is due. */
+  public <T> T read(Function<Dataset, T> work) {
+    refreshIfDue();
+    lock.readLock().lock();
+    try {
+      return work.apply(dataset);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  /**
+   * Checks that the table at the URI still is the one this task reads, after a read failed: a table
+   * dropped or replaced fails every retry, so it ends the job.
+   *
+   * @throws PermanentDatasetException if it is not
+   * @throws LanceDatasetException if the table cannot be reached to tell
+   */
+  public void checkSameTable() {
+    lock.readLock().lock();
+    try {
+      checkSameTable(dataset);
+    } finally {
+      lock.readLock().unlock();
+    }
+  }
+
+  private void checkSameTable(Dataset current) {
+    checkSameTable(table.uri(), VersionMark.of(current), current);
+  }
+
+  /**
+   * Checks that the table behind {@code handle} still is the one {@code read} was taken from.
+   *
+   * @throws PermanentDatasetException naming the table if it was dropped or replaced
+   */
+  public static void checkSameTable(String uri, VersionMark read, Dataset handle) {
+    try {
+      read.verify(handle);
+    } catch (TableReplacedException e) {
+      throw new PermanentDatasetException(
+          uri,
+          "the table was dropped or replaced while this job read it ("
+              + e.evidence()
+              + "). Restart the job to read the table now at the URI",
+          null);
+    }
+  }
+
+  private void refreshIfDue() {
+    if (!follows || System.nanoTime() < nextRefresh) {
+      return;
+    }
+    lock.writeLock().lock();
+    try {
+      if (System.nanoTime() < nextRefresh) {
+        return; // another thread moved it meanwhile
+      }
+      long before = dataset.version();
+      try {
+        checkSameTable(dataset);
+        dataset.checkoutLatest();
+      } catch (PermanentDatasetException e) {
+        throw e;
+      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+        LOG.warn(
+            "Cannot move {} to its newest version; reading version {} until the next attempt",
+            table.uri(),
+            before,
+            e);
+      }
+      nextRefresh = System.nanoTime() + refreshNanos;
+      if (dataset.version() != before) {
+        checkColumns(table.uri(), dataset, declared);
+        LOG.debug("{} moved from version {} to {}", table.uri(), before, dataset.version());
+        onVersion.accept(dataset);
+      }
+    } finally {
+      lock.writeLock().unlock();
+    }
+  }
+
+  /**
+   * Checks that {@code dataset}'s version still has the declared columns, readable as declared: the
+   * job was planned with the schema of then, and {@link
+   * dev.flinklance.arrow.read.ArrowColumnarBatch} reads each column as its Arrow type says.
+   *
+   * @throws PermanentDatasetException naming the column and the version
+   */
+  public static void checkColumns(String uri, Dataset dataset, RowType declared) {
+    RowType now;
+    try {
+      now = LanceReadSchema.of(dataset).rowType(declared.getFieldNames());
+    } catch (IllegalArgumentException e) { // a column dropped, or one without a Flink type now
+      throw new PermanentDatasetException(
+          uri, "version " + dataset.version() + " no longer has the columns this job reads", e);
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(
+          uri, "cannot read the schema of version " + dataset.version(), e);
+    }
+    ReadableAs.mismatch(declared, now)
+        .ifPresent(
+            problem -> {
+              throw new PermanentDatasetException(
+                  uri, "at version " + dataset.version() + ", " + problem, null);
+            });
+  }
+
+  @Override
+  public void close() {
+    if (dataset != null) {
+      dataset.close();
+      dataset = null;
+    }
+    if (allocator != null) {
+      Allocators.closeAtEnd(allocator, "Lance reads of " + table.uri());
+      allocator = null;
+    }
+  }
+}

@@ -1,0 +1,161 @@
+package dev.flinklance.table.lookup;
+
+import static dev.flinklance.table.testing.Sql.exec;
+import static dev.flinklance.table.testing.Sql.queryStrings;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.table.testing.LookupJoin;
+import dev.flinklance.table.testing.LookupJoin.Probe;
+import dev.flinklance.table.testing.Sql;
+import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.table.testing.Users;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.commons.io.FileUtils;
+import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+import org.lance.Dataset;
+
+/**
+ * What ends a lookup join, and how: a table dropped or a joined column dropped under the running
+ * job is a non-recoverable failure naming the table; a key type the lookup cannot filter by and
+ * invalid options fail at planning, naming the column or option.
+ */
+class LookupFailuresITCase {
+  private static final Duration REFRESH = Duration.ofMillis(200);
+
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+
+  @TempDir Path dir;
+
+  private LanceDataset users() {
+    LanceDataset table = Users.local(dir.resolve("users").toString());
+    Users.write(table.uri(), 100, 50);
+    return table;
+  }
+
+  private static String options(LanceDataset table, String cache) {
+    return String.format(
+        "'path' = '%s', 'lookup.cache' = '%s', 'lookup.refresh-interval' = '%d ms'",
+        table.uri(), cache, REFRESH.toMillis());
+  }
+
+  private static void assertEndsTheJob(Throwable failure, String uri, String reason) {
+    assertThat(ExceptionUtils.findThrowable(failure, PermanentDatasetException.class))
+        .as("not recoverable: every restart would meet it again")
+        .hasValueSatisfying(
+            e -> assertThat(e).hasMessageContaining(uri).hasMessageContaining(reason));
+  }
+
+  @ParameterizedTest(name = "cache {0}")
+  @ValueSource(strings = {"NONE", "FULL"})
+  @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aTableDroppedUnderTheJobEndsItNamingTheTable(String cache) throws Exception {
+    LanceDataset table = users();
+    try (LookupJoin join = new LookupJoin(1, options(table, cache), "c.id = u.id", REFRESH)) {
+      assertThat(join.probe(List.of(Probe.ofId(3L)), List.of("one row"))).hasSize(1);
+      FileUtils.deleteDirectory(Path.of(table.uri()).toFile());
+      Throwable failure = join.probeUntilTheJobFails(Probe.ofId(3L));
+      assertEndsTheJob(failure, table.uri(), cache.equals("FULL") ? "does not exist" : "dropped");
+    }
+  }
+
+  @ParameterizedTest(name = "cache {0}")
+  @ValueSource(strings = {"NONE", "FULL"})
+  @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aJoinedColumnDroppedUnderTheJobEndsItNamingTheColumn(String cache) throws Exception {
+    LanceDataset table = users();
+    try (LookupJoin join = new LookupJoin(1, options(table, cache), "c.id = u.id", REFRESH)) {
+      assertThat(join.probe(List.of(Probe.ofId(3L)), List.of("one row"))).hasSize(1);
+      try (BufferAllocator allocator = new RootAllocator();
+          Dataset dataset = table.open(allocator)) {
+        dataset.dropColumns(List.of("name"));
+      }
+      Throwable failure = join.probeUntilTheJobFails(Probe.ofId(3L));
+      assertEndsTheJob(failure, table.uri(), "no longer has the columns this job reads");
+      assertThat(failure).hasStackTraceContaining("Column 'name' does not exist");
+    }
+  }
+
+  private TableEnvironment scores(String name, String options) {
+    String path = dir.resolve(name).toString();
+    TableEnvironment env = Sql.streaming(Duration.ofSeconds(1));
+    exec(
+        env,
+        "CREATE TABLE scores (id BIGINT, score DOUBLE, label STRING) WITH ('connector' ="
+            + " 'lance', 'path' = '"
+            + path
+            + "'"
+            + options
+            + ")");
+    exec(env, "INSERT INTO scores VALUES (1, 0.5, 'half'), (2, 1.5, 'more'), (3, 0.5, 'again')");
+    exec(
+        env,
+        "CREATE TEMPORARY VIEW probes AS SELECT score, PROCTIME() AS proc_time FROM (VALUES"
+            + " (0.5), (1.5), (2.5)) AS t(score)");
+    return env;
+  }
+
+  private static final String BY_SCORE =
+      "SELECT p.score, s.label FROM probes AS p LEFT JOIN scores FOR SYSTEM_TIME AS OF p.proc_time"
+          + " AS s ON p.score = s.score";
+
+  @Test
+  void aKeyTypeLanceCannotFilterByFailsAtPlanningAndTheFullCacheTakesIt() {
+    assertThatThrownBy(() -> scores("scores", "").explainSql(BY_SCORE))
+        .hasRootCauseInstanceOf(ValidationException.class)
+        .rootCause()
+        .hasMessageContaining(dir.resolve("scores").toString())
+        .hasMessageContaining("the lookup join looks up by column 'score' of type DOUBLE")
+        .hasMessageContaining("'lookup.cache' = 'FULL'");
+    assertThat(queryStrings(scores("cached", ", 'lookup.cache' = 'FULL'"), BY_SCORE))
+        .containsExactlyInAnyOrder(
+            "+I[0.5, half]", "+I[0.5, again]", "+I[1.5, more]", "+I[2.5, null]");
+  }
+
+  @Test
+  void invalidLookupOptionsFailAtPlanningNamingTheOption() {
+    LanceDataset table = users();
+    TableEnvironment env = Sql.streaming(Duration.ofSeconds(1));
+    String create =
+        "CREATE TABLE %s ("
+            + Users.DDL_COLUMNS
+            + ") WITH ('connector' = 'lance', 'path' = '"
+            + table.uri()
+            + "', %s)";
+    exec(env, String.format(create, "partial", "'lookup.cache' = 'PARTIAL'"));
+    exec(env, String.format(create, "misspelled", "'lookup.partial-cache.max-row' = '10'"));
+    exec(env, String.format(create, "contradicting", "'lookup.max-retries' = '-2'"));
+    exec(
+        env,
+        "CREATE TEMPORARY VIEW probes AS SELECT id, PROCTIME() AS proc_time FROM (VALUES"
+            + " (CAST(1 AS BIGINT))) AS t(id)");
+    String join =
+        "SELECT p.id, u.name FROM probes AS p JOIN %s FOR SYSTEM_TIME AS OF p.proc_time AS u ON"
+            + " p.id = u.id";
+    assertThatThrownBy(() -> env.explainSql(String.format(join, "partial")))
+        .hasRootCauseInstanceOf(IllegalArgumentException.class)
+        .hasStackTraceContaining(table.uri())
+        .hasStackTraceContaining("lookup.partial-cache.max-rows");
+    assertThatThrownBy(() -> env.explainSql(String.format(join, "misspelled")))
+        .hasStackTraceContaining("Unsupported options")
+        .hasStackTraceContaining("lookup.partial-cache.max-row")
+        .hasStackTraceContaining("lookup.partial-cache.max-rows");
+    assertThatThrownBy(() -> env.explainSql(String.format(join, "contradicting")))
+        .hasStackTraceContaining("Invalid lookup option 'lookup.max-retries'");
+  }
+}
