@@ -49,7 +49,9 @@ import org.junit.jupiter.api.io.TempDir;
  *       'number-of-rows' = '100'); -->}. Keep it small; name its tables as the text would.
  *   <li>No placeholders ({@code SELECT ...}) and no statement that is not meant to run: a block
  *       shows complete SQL that works; what does not work is said in the text around it.
- *   <li>Every input ends: {@code datagen} sources have {@code number-of-rows}.
+ *   <li>Every input ends: {@code datagen} sources have {@code number-of-rows}. A streaming read of
+ *       a Lance table ({@code 'scan.streaming' = 'true'} in the statement, or a table declared with
+ *       it) does not: it runs for a moment and is stopped with a savepoint ({@link DocSession}).
  * </ul>
  */
 class DocsSqlITCase {
@@ -91,7 +93,10 @@ class DocsSqlITCase {
   private static void run(List<Path> files, List<DocStatement> statements) throws IOException {
     String namespace = files.get(0).getFileName().toString().replaceFirst("\\.\\w+$", "");
     DocLocations locations = new DocLocations(dir, S3, namespace);
-    DocSession session = new DocSession(statements.stream().map(DocStatement::sql).toList());
+    DocSession session =
+        new DocSession(
+            statements.stream().map(DocStatement::sql).toList(),
+            dir.resolve(namespace + "-savepoints"));
     for (DocStatement statement : statements) {
       String sql = locations.rewrite(statement.sql());
       try {

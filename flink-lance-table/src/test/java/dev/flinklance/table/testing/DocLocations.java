@@ -11,15 +11,16 @@ import java.util.regex.Pattern;
 
 /**
  * Moves the tables and warehouses of documentation SQL to places a test can use: the value of every
- * {@code 'path'} and {@code 'warehouse'} option becomes a location of its own under a directory of
- * the test ({@code /tmp/events}, {@code file:///tmp/events}) or on the {@link S3TestServer} ({@code
- * s3://bucket/lake}). The same location in one documentation file stays one location. A statement
- * with an {@code s3://} location gets the test server's endpoint, credentials and region in place
- * of the connection options the documentation shows.
+ * {@code 'path'}, {@code 'warehouse'} and {@code 'root'} option becomes a location of its own under
+ * a directory of the test ({@code /tmp/events}, {@code file:///tmp/events}) or on the {@link
+ * S3TestServer} ({@code s3://bucket/lake}). The same location in one documentation file stays one
+ * location. A statement with an {@code s3://} location gets the test server's endpoint, credentials
+ * and region in place of the connection options the documentation shows.
  */
 public final class DocLocations {
-  private static final Pattern ON_S3 = Pattern.compile("'(path|warehouse)'\\s*=\\s*'s3://");
-  private static final Pattern LOCATION = Pattern.compile("'(path|warehouse)'(\\s*=\\s*)'([^']*)'");
+  private static final Pattern ON_S3 = Pattern.compile("'(path|warehouse|root)'\\s*=\\s*'s3://");
+  private static final Pattern LOCATION =
+      Pattern.compile("'(path|warehouse|root)'(\\s*=\\s*)'([^']*)'");
   private static final String CONNECTION_KEYS =
       "aws_region|aws_endpoint|allow_http|aws_access_key_id|aws_secret_access_key|aws_session_token";
   private static final Pattern CONNECTION =
