@@ -62,6 +62,8 @@ class ArchitectureDocTest {
           "InputFormatProvider",
           "LookupCacheManager",
           "LookupOptions",
+          "LookupTableSource",
+          "DatasetDelta",
           "ValidationException");
 
   /** A class name: capitalised, with a lower-case letter (not a SQL word such as `IN`). */
