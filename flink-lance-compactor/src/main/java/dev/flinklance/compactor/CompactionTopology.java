@@ -9,7 +9,6 @@ import dev.flinklance.compactor.rewrite.RewriteFunction;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.streaming.api.datastream.AsyncDataStream;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
@@ -68,9 +67,7 @@ public final class CompactionTopology {
         outcomes
             .global()
             .transform(
-                COMMITTER_NAME,
-                TypeInformation.of(CompactionSummary.class),
-                CompactionCommitter.factory(config))
+                COMMITTER_NAME, CompactionSummary.typeInfo(), CompactionCommitter.factory(config))
             .setParallelism(1)
             .setMaxParallelism(1);
     if (uidPrefix != null) {

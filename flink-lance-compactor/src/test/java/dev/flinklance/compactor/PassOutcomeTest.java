@@ -15,7 +15,7 @@ class PassOutcomeTest {
   private static final LanceDataset TABLE = new LanceDataset("s3://bucket/events", Map.of());
 
   private static CompactionSummary summary(Outcome outcome, String failure) {
-    return new CompactionSummary("p", outcome, -1, 4, 4, 0, 0, 0, 0, 0, 0, 0, 1, failure);
+    return CompactionSummary.builder("p", outcome, 4).durationMs(1).failure(failure).build();
   }
 
   @Test

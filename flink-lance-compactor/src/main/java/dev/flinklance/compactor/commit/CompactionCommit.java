@@ -297,23 +297,22 @@ final class CompactionCommit {
       long startNanos) {
     List<FragmentMetadata> sources =
         committed.stream().flatMap(r -> r.getOriginalFragments().stream()).toList();
-    return new CompactionSummary(
-        plan.planId(),
-        outcome,
-        version,
-        plan.fragmentsBefore(),
-        outcome == Outcome.COMMITTED ? dataset.getFragments().size() : plan.fragmentsBefore(),
-        sources.size(),
-        committed.stream().mapToInt(r -> r.getNewFragments().size()).sum(),
-        sources.stream().mapToLong(FragmentMetadata::getNumRows).sum(),
-        sources.stream()
-            .flatMap(f -> f.getFiles().stream())
-            .mapToLong(f -> f.getFileSizeBytes() == null ? 0 : f.getFileSizeBytes())
-            .sum(),
-        spilledBytes,
-        preempted,
-        failedTasks,
-        (System.nanoTime() - startNanos) / 1_000_000,
-        null);
+    return CompactionSummary.builder(plan.planId(), outcome, plan.fragmentsBefore())
+        .committed(
+            version,
+            outcome == Outcome.COMMITTED ? dataset.getFragments().size() : plan.fragmentsBefore())
+        .rewrote(
+            sources.size(),
+            committed.stream().mapToInt(r -> r.getNewFragments().size()).sum(),
+            sources.stream().mapToLong(FragmentMetadata::getNumRows).sum(),
+            sources.stream()
+                .flatMap(f -> f.getFiles().stream())
+                .mapToLong(f -> f.getFileSizeBytes() == null ? 0 : f.getFileSizeBytes())
+                .sum())
+        .lineageBytesSpilled(spilledBytes)
+        .groupsPreempted(preempted)
+        .tasksFailed(failedTasks)
+        .durationMs((System.nanoTime() - startNanos) / 1_000_000)
+        .build();
   }
 }

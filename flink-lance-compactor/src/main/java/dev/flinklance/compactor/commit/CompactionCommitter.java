@@ -188,39 +188,17 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   }
 
   private static CompactionSummary nothingToCompact(PlanRef plan) {
-    return new CompactionSummary(
-        plan.planId(),
-        CompactionSummary.Outcome.NOTHING_TO_COMPACT,
-        -1,
-        plan.fragmentsBefore(),
-        plan.fragmentsBefore(),
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        null);
+    return CompactionSummary.builder(
+            plan.planId(), CompactionSummary.Outcome.NOTHING_TO_COMPACT, plan.fragmentsBefore())
+        .build();
   }
 
   private static CompactionSummary failed(PlanRef plan, int failedTasks, Exception failure) {
-    return new CompactionSummary(
-        plan.planId(),
-        CompactionSummary.Outcome.FAILED,
-        -1,
-        plan.fragmentsBefore(),
-        plan.fragmentsBefore(),
-        0,
-        0,
-        0,
-        0,
-        0,
-        0,
-        failedTasks,
-        0,
-        Secrets.redact(String.valueOf(failure.getMessage())));
+    return CompactionSummary.builder(
+            plan.planId(), CompactionSummary.Outcome.FAILED, plan.fragmentsBefore())
+        .tasksFailed(failedTasks)
+        .failure(Secrets.redact(String.valueOf(failure.getMessage())))
+        .build();
   }
 
   @Override
