@@ -157,6 +157,33 @@ public final class PrimaryKey implements Serializable {
   }
 
   /**
+   * The primary key a table declares, read from its Arrow schema's field metadata: for readers of
+   * any table, as lance-core 7.0.0 cannot give the {@link LanceSchema} of some other writers'
+   * encodings ("ArrowSchema conversion error") that it reads and scans.
+   */
+  public static Optional<List<String>> declaredBy(Schema schema) {
+    List<Field> key =
+        schema.getFields().stream()
+            .filter(f -> "true".equals(metadata(f).get(LANCE_PRIMARY_KEY)))
+            .toList();
+    if (key.isEmpty()) {
+      return Optional.empty();
+    }
+    List<Field> ordered = new ArrayList<>(key);
+    ordered.sort(
+        Comparator.comparingInt(
+            (Field f) -> {
+              String position = metadata(f).get(LANCE_PRIMARY_KEY_POSITION);
+              return position == null ? Integer.MAX_VALUE : Integer.parseInt(position.trim());
+            }));
+    return Optional.of(ordered.stream().map(Field::getName).toList());
+  }
+
+  private static Map<String, String> metadata(Field field) {
+    return field.getMetadata() == null ? Map.of() : field.getMetadata();
+  }
+
+  /**
    * Checks that an existing table can take this key: each key column is a top-level column of a key
    * type, and a primary key the table declares is this one.
    *

@@ -128,6 +128,34 @@ class PrimaryKeyTest {
         .hasMessageContaining("cannot be a key");
   }
 
+  @Test
+  void theArrowSchemaSaysTheSameKeyAsLancesSchema() {
+    PrimaryKey key = PrimaryKey.of(ROWS, List.of("tenant", "id"), "/t");
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.nullable("id", new ArrowType.Int(32, true)),
+                Field.nullable("tenant", ArrowType.Utf8.INSTANCE)));
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset declared =
+            Dataset.create(
+                allocator,
+                dir.resolve("arrow-declared").toString(),
+                key.declareIn(schema),
+                new WriteParams.Builder().build());
+        Dataset plain =
+            Dataset.create(
+                allocator,
+                dir.resolve("arrow-plain").toString(),
+                schema,
+                new WriteParams.Builder().build())) {
+      assertThat(PrimaryKey.declaredBy(declared.getSchema()))
+          .contains(List.of("tenant", "id"))
+          .isEqualTo(PrimaryKey.declaredBy(declared.getLanceSchema()));
+      assertThat(PrimaryKey.declaredBy(plain.getSchema())).isEmpty();
+    }
+  }
+
   private LanceSchema create(String name, Schema schema) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset =

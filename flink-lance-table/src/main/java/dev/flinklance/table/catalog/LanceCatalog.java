@@ -207,7 +207,7 @@ public class LanceCatalog extends AbstractCatalog {
       org.apache.flink.table.api.Schema.Builder columns =
           org.apache.flink.table.api.Schema.newBuilder()
               .fromRowDataType(TypeConversions.fromLogicalToDataType(rowType));
-      PrimaryKey.declaredBy(dataset.getLanceSchema()).ifPresent(columns::primaryKey);
+      PrimaryKey.declaredBy(dataset.getSchema()).ifPresent(columns::primaryKey);
       return CatalogTable.newBuilder()
           .schema(columns.build())
           .comment(config.get(TableOptions.COMMENT_KEY))
