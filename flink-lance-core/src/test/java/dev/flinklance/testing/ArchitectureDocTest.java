@@ -48,6 +48,7 @@ class ArchitectureDocTest {
           "Rewrite",
           "RewriteResult",
           "ServiceLoader",
+          "SimpleVersionedSerializer",
           "SimpleVersionedSerializerTypeSerializerProxy",
           "SinkTestSuiteBase",
           "SpecializedFunction",

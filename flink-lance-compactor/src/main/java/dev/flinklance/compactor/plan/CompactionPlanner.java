@@ -3,7 +3,6 @@ package dev.flinklance.compactor.plan;
 import dev.flinklance.compactor.BackgroundLanceOperator;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.MailboxOperatorFactory;
-import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,8 +10,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
-import org.apache.flink.core.memory.DataInputDeserializer;
-import org.apache.flink.core.memory.DataOutputSerializer;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
@@ -37,7 +34,6 @@ public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask
     implements OneInputStreamOperator<PlanRequest, RewriteTask> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CompactionPlanner.class);
-  private static final int STATE_VERSION = 1;
   private static final long MIN_TIMER_MILLIS = 100;
 
   private final Planning planning;
@@ -76,7 +72,10 @@ public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask
                     "lance-compaction-planner", BytePrimitiveArraySerializer.INSTANCE));
     lastCompactionMillis = getProcessingTimeService().getCurrentProcessingTime();
     for (byte[] bytes : state.get()) {
-      restore(bytes);
+      PlannerState restored = PlannerState.fromBytes(bytes);
+      commitsSinceLast = restored.commitsSinceLast();
+      lastCompactionMillis = restored.lastCompactionMillis();
+      inFlight.addAll(restored.inFlight());
     }
   }
 
@@ -193,28 +192,7 @@ public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask
   @Override
   public void snapshotState(StateSnapshotContext context) throws Exception {
     super.snapshotState(context);
-    DataOutputSerializer out = new DataOutputSerializer(256);
-    out.writeInt(STATE_VERSION);
-    out.writeLong(commitsSinceLast);
-    out.writeLong(lastCompactionMillis);
-    out.writeInt(inFlight.size());
-    for (InFlightPlan plan : inFlight) {
-      plan.write(out);
-    }
-    state.update(List.of(out.getCopyOfBuffer()));
-  }
-
-  private void restore(byte[] bytes) throws IOException {
-    DataInputDeserializer in = new DataInputDeserializer(bytes);
-    int version = in.readInt();
-    if (version != STATE_VERSION) {
-      throw new IOException("Unknown compaction planner state version " + version);
-    }
-    commitsSinceLast = in.readLong();
-    lastCompactionMillis = in.readLong();
-    int count = in.readInt();
-    for (int i = 0; i < count; i++) {
-      inFlight.add(InFlightPlan.read(in));
-    }
+    state.update(
+        List.of(new PlannerState(commitsSinceLast, lastCompactionMillis, inFlight).toBytes()));
   }
 }

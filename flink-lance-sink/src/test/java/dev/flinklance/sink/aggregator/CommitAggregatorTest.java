@@ -7,8 +7,10 @@ import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.writer.LanceWriteResult;
+import dev.flinklance.testing.SerializerSnapshots;
 import dev.flinklance.testing.TestFragments;
 import dev.flinklance.testing.TestRows;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
@@ -17,6 +19,7 @@ import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
 import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.apache.flink.streaming.util.OperatorSnapshotUtil;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -82,6 +85,29 @@ class CommitAggregatorTest {
           .singleElement()
           .extracting(CommittableMessage::getCheckpointId)
           .isEqualTo(4L);
+    }
+  }
+
+  /**
+   * The aggregator's own state (its commit user, through Flink's String serializer) as this
+   * connector on Flink 2.2 stored it: a later build restores the user. The file was written once
+   * with {@code -Dserializer.snapshots.write=true}; it is never rewritten.
+   */
+  @Test
+  void restoresTheCommitUserOfItsStoredState() throws Exception {
+    Path stored = Path.of("src/test/resources/operator-snapshots/commit-aggregator-flink-2.2");
+    if (Boolean.getBoolean(SerializerSnapshots.WRITE_PROPERTY) && !Files.exists(stored)) {
+      Files.createDirectories(stored.getParent());
+      try (var harness = open(aggregator("commit-user-ü"), null)) {
+        OperatorSnapshotUtil.writeStateHandle(harness.snapshot(1, 1), stored.toString());
+      }
+    }
+
+    try (var restored =
+        open(aggregator(null), OperatorSnapshotUtil.readStateHandle(stored.toString()))) {
+      restored.processElement(result(2, 0, fragment("b")));
+      restored.prepareSnapshotPreBarrier(2);
+      assertThat(committables(restored).get(0).stamp().commitUser()).isEqualTo("commit-user-ü");
     }
   }
 
