@@ -21,6 +21,7 @@ import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 import org.lance.Transaction;
+import org.lance.Version;
 import org.lance.fragment.DataFile;
 import org.lance.operation.Operation;
 import org.lance.operation.Overwrite;
@@ -134,6 +135,46 @@ public final class CommitHistory {
         .flatMap(group -> group.newFragments().stream())
         .flatMap(fragment -> fragment.getFiles().stream())
         .anyMatch(file -> dataFiles.contains(file.getPath()));
+  }
+
+  /**
+   * The newest version of the table committed at or before {@code millis} (epoch milliseconds),
+   * with its commit instant; empty if the first version still kept was committed after it, with the
+   * id and instant of that oldest version for a message ({@link VersionsBy#oldest}).
+   */
+  public static VersionsBy committedBy(Dataset latest, long millis) {
+    List<Version> versions;
+    try {
+      versions = latest.listVersions();
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw LanceDatasetException.wrap(latest.uri(), "cannot list the versions", e);
+    }
+    long nanos = millis * 1_000_000;
+    Version base = null;
+    Version oldest = null;
+    for (Version version : versions) {
+      if (epochNanos(version) <= nanos && (base == null || version.getId() > base.getId())) {
+        base = version;
+      }
+      if (oldest == null || version.getId() < oldest.getId()) {
+        oldest = version;
+      }
+    }
+    return new VersionsBy(
+        base == null ? null : new VersionMark(base.getId(), epochNanos(base)),
+        oldest == null ? null : new VersionMark(oldest.getId(), epochNanos(oldest)));
+  }
+
+  /**
+   * What {@link #committedBy} found.
+   *
+   * @param version the newest version committed by the time; null if none of the kept ones was
+   * @param oldest the oldest version still kept; null for a table without versions
+   */
+  public record VersionsBy(VersionMark version, VersionMark oldest) {}
+
+  private static long epochNanos(Version version) {
+    return version.getDataTime().toEpochSecond() * 1_000_000_000L + version.getDataTime().getNano();
   }
 
   /**

@@ -2,6 +2,7 @@ package dev.flinklance.table.catalog;
 
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceDatasetOptions;
@@ -10,6 +11,8 @@ import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import dev.flinklance.table.catalog.procedure.LanceProcedures;
+import dev.flinklance.table.source.LanceSourceOptions;
+import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -219,6 +222,41 @@ public class LanceCatalog extends AbstractCatalog {
       throw new CatalogException(
           String.format("Cannot read table %s at %s: %s", path, table, e.getMessage()), e);
     }
+  }
+
+  /**
+   * The table as it was at {@code timestamp} ({@code FOR SYSTEM_TIME AS OF TIMESTAMP '...'}): the
+   * newest version committed at or before it, read as {@code scan.version} does.
+   */
+  @Override
+  public CatalogBaseTable getTable(ObjectPath path, long timestamp) throws TableNotExistException {
+    CatalogTable latest = (CatalogTable) getTable(path);
+    LanceDataset table =
+        resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
+    CommitHistory.VersionsBy found;
+    try (Dataset dataset = openExisting(path, table)) {
+      found = CommitHistory.committedBy(dataset, timestamp);
+    } catch (TableNotExistException | CatalogException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new CatalogException(
+          String.format(
+              "Cannot read the versions of table %s at %s: %s", path, table, e.getMessage()),
+          e);
+    }
+    if (found.version() == null) {
+      throw new CatalogException(
+          String.format(
+              "Table %s has no version committed at or before %s (its oldest kept version, %d, was"
+                  + " committed at %s)",
+              path,
+              Instant.ofEpochMilli(timestamp),
+              found.oldest() == null ? 0 : found.oldest().version(),
+              found.oldest() == null ? "-" : Instant.EPOCH.plusNanos(found.oldest().epochNanos())));
+    }
+    Map<String, String> options = new HashMap<>(latest.getOptions());
+    options.put(LanceSourceOptions.SCAN_VERSION.key(), Long.toString(found.version().version()));
+    return latest.copy(options);
   }
 
   @Override

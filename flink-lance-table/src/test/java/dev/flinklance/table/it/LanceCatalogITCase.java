@@ -10,6 +10,9 @@ import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.LanceTestTables;
 import java.nio.file.Path;
+import java.time.Instant;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -251,5 +254,31 @@ class LanceCatalogITCase {
     assertThatThrownBy(
             () -> queryStrings(env, "SELECT id FROM t /*+ OPTIONS('scan.tag' = 'first') */"))
         .hasStackTraceContaining("cannot resolve tag 'first'");
+  }
+
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void forSystemTimeAsOfATimestampReadsTheVersionOfThatTime(TestCatalog.Kind kind)
+      throws InterruptedException {
+    open(kind);
+    TableEnvironment env = session();
+    env.getConfig().set("table.local-time-zone", "UTC");
+    exec(env, "CREATE TABLE t (id BIGINT)");
+    exec(env, "INSERT INTO t VALUES (1), (2)");
+    Thread.sleep(50);
+    Instant between = Instant.now();
+    Thread.sleep(50);
+    exec(env, "INSERT INTO t VALUES (3)");
+
+    String asOf = LocalDateTime.ofInstant(between, ZoneOffset.UTC).toString().replace('T', ' ');
+    assertThat(queryStrings(env, "SELECT id FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '" + asOf + "'"))
+        .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+    assertThat(queryStrings(env, "SELECT id FROM t"))
+        .containsExactlyInAnyOrder("+I[1]", "+I[2]", "+I[3]");
+    assertThatThrownBy(
+            () ->
+                queryStrings(
+                    env, "SELECT id FROM t FOR SYSTEM_TIME AS OF TIMESTAMP '2000-01-01 00:00:00'"))
+        .hasStackTraceContaining("has no version committed at or before 2000-01-01T00:00:00Z");
   }
 }

@@ -12,12 +12,12 @@ import dev.flinklance.table.source.OnOverwrite;
 import dev.flinklance.table.source.StreamingRead;
 import dev.flinklance.table.source.split.LanceSplit;
 import dev.flinklance.table.source.split.SplitKind;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.lance.Dataset;
-import org.lance.Version;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -112,37 +112,22 @@ final class ChangePlanner {
    * after {@code millis}. Version 0 (the empty table) if the table's first version came later.
    */
   private VersionMark lastCommittedBy(Dataset latest, long millis) {
-    List<Version> versions;
-    try {
-      versions = latest.listVersions();
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(scan.dataset().uri(), "cannot list the versions", e);
+    CommitHistory.VersionsBy found = CommitHistory.committedBy(latest, millis);
+    if (found.version() != null) {
+      return found.version();
     }
-    long nanos = millis * 1_000_000;
-    Version base = null;
-    for (Version version : versions) {
-      if (epochNanos(version) <= nanos && (base == null || version.getId() > base.getId())) {
-        base = version;
-      }
-    }
-    if (base != null) {
-      return new VersionMark(base.getId(), epochNanos(base));
-    }
-    long oldest = versions.stream().mapToLong(Version::getId).min().orElse(1);
-    if (oldest > 1) {
+    if (found.oldest() != null && found.oldest().version() > 1) {
       throw new PermanentDatasetException(
           scan.dataset().uri(),
           String.format(
               "scan.startup.timestamp-millis %d is older than the oldest version still kept"
                   + " (%d, committed at %s): the changes before it were cleaned up",
-              millis, oldest, versions.get(0).getDataTime()),
+              millis,
+              found.oldest().version(),
+              Instant.EPOCH.plusNanos(found.oldest().epochNanos())),
           null);
     }
     return VersionMark.NO_TABLE;
-  }
-
-  private static long epochNanos(Version version) {
-    return version.getDataTime().toEpochSecond() * 1_000_000_000L + version.getDataTime().getNano();
   }
 
   /** The splits of the versions after {@code position}, up to {@link #MAX_VERSIONS_PER_CALL}. */
