@@ -89,7 +89,7 @@ class JarUploadITCase {
    */
   @Test
   void upsertsExactlyOnceWhenTheTaskManagerIsKilledMidRun() throws Exception {
-    long changes = 30_000;
+    long changes = 40_000;
     long keys = 100;
     String table = table("upsert-killed");
     String job =
