@@ -8,6 +8,8 @@ import dev.flinklance.e2e.cluster.FlinkCluster;
 import dev.flinklance.e2e.cluster.FlinkClusterExtension;
 import dev.flinklance.e2e.cluster.FlinkRestClient;
 import dev.flinklance.e2e.job.CheckpointedWriteJob;
+import dev.flinklance.e2e.job.UpsertChangelogJob;
+import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import java.io.IOException;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
+import org.lance.JniLoader;
 
 /**
  * A DataStream job with the connector inside its job jar (user-code class loader), uploaded and run
@@ -41,10 +44,14 @@ class JarUploadITCase {
 
   @BeforeAll
   static void uploadJobJar() throws IOException {
+    // the test JVM's first table read would unpack and load Lance's native library while a job
+    // runs on towards the moment the test means to kill its TaskManager: loaded here instead
+    JniLoader.ensureLoaded();
     Path jar =
         ConnectorJars.jobJar(
             CheckpointedWriteJob.class,
-            FlinkClusterExtension.workDir().resolve("jobs/ids-job.jar"));
+            FlinkClusterExtension.workDir().resolve("jobs/ids-job.jar"),
+            UpsertChangelogJob.CLASSES);
     jarId = rest().uploadJar(jar);
   }
 
@@ -55,27 +62,58 @@ class JarUploadITCase {
     String job = run(table, rows, 1_500, "e2e-kill");
 
     // let some checkpoints commit, then kill the TaskManager while the job still writes
-    Await.until(
-        "a committed checkpoint",
-        JOB_TIMEOUT,
-        () -> LanceTestTables.exists(table) && !LanceTestTables.sinkCommits(table).isEmpty(),
-        () -> rest().jobStatus(job));
-    long committedBeforeKill = LanceTestTables.countRows(table);
-    assertThat(rest().jobStatus(job)).isEqualTo("RUNNING");
-    cluster().killTaskManager();
-    assertThat(committedBeforeKill).isPositive().isLessThan(rows);
-
-    Await.until(
-        "the job to notice the lost TaskManager",
-        JOB_TIMEOUT,
-        () -> !rest().exceptionHistory(job).isEmpty(),
-        () -> rest().jobStatus(job));
-    cluster().startTaskManager();
+    awaitSinkCommits(job, table, 1);
+    killTaskManager(job);
+    assertThat(LanceTestTables.countRows(table)).isPositive().isLessThan(rows);
+    replaceKilledTaskManager(job);
     awaitFinished(job);
 
     assertExactlyIds(table, rows);
     List<LanceTestTables.Commit> commits = LanceTestTables.sinkCommits(table);
     assertThat(commits).allSatisfy(c -> assertThat(c.commitUser()).isEqualTo("e2e-kill"));
+    assertThat(commits.stream().map(LanceTestTables.Commit::checkpointId).toList())
+        .as("checkpoint ids of the commits")
+        .isSorted()
+        .doesNotHaveDuplicates();
+  }
+
+  /**
+   * A changelog upserted by key at parallelism 2 (several changes of most keys per checkpoint),
+   * {@code kill -9} of the TaskManager after two commits, a new one: the table ends as the
+   * changelog's reference model, row by row, no key twice, and every checkpoint landed once.
+   *
+   * <p>The restore replays the committables of the last completed checkpoint, which have (nearly
+   * always) landed already: without the committer's stamp check they would land a second time, and
+   * that shows as a repeated checkpoint id; an older checkpoint applied after a newer one puts back
+   * rows the model no longer has; a commit that missed the rows it replaces leaves a key twice.
+   */
+  @Test
+  void upsertsExactlyOnceWhenTheTaskManagerIsKilledMidRun() throws Exception {
+    long changes = 40_000;
+    long keys = 100;
+    String table = table("upsert-killed");
+    String job =
+        rest()
+            .runJar(
+                jarId,
+                UpsertChangelogJob.class.getName(),
+                List.of(table, Long.toString(changes), Long.toString(keys), "500", "e2e-upsert"),
+                2);
+
+    awaitSinkCommits(job, table, 2);
+    killTaskManager(job);
+    int commitsBeforeKill = LanceTestTables.sinkCommits(table).size();
+    replaceKilledTaskManager(job);
+    awaitFinished(job);
+
+    Map<Long, List<Object>> model = UpsertChangelogJob.changelog(changes, keys).model();
+    assertThat(Changelog.tableRows(table, Map.of())).as("rows by key").isEqualTo(model);
+    List<LanceTestTables.Commit> commits = LanceTestTables.sinkCommits(table);
+    assertThat(commits.size()).as("commits after the kill").isGreaterThan(commitsBeforeKill);
+    assertThat(commits)
+        .allSatisfy(c -> assertThat(c.commitUser()).isEqualTo("e2e-upsert"))
+        .extracting(LanceTestTables.Commit::operation)
+        .containsOnly("Update");
     assertThat(commits.stream().map(LanceTestTables.Commit::checkpointId).toList())
         .as("checkpoint ids of the commits")
         .isSorted()
@@ -133,6 +171,38 @@ class JarUploadITCase {
             CheckpointedWriteJob.class.getName(),
             List.of(table, Long.toString(rows), Long.toString(rowsPerSecond), commitUser),
             2);
+  }
+
+  private static void awaitSinkCommits(String job, String table, int commits)
+      throws InterruptedException {
+    // polled over REST first: reading a table's commits back takes seconds on a loaded machine,
+    // while the job runs on
+    Await.until(
+        commits + " completed checkpoints",
+        JOB_TIMEOUT,
+        () -> rest().completedCheckpoints(job) >= commits,
+        () -> rest().jobStatus(job));
+    Await.until(
+        commits + " committed checkpoints",
+        JOB_TIMEOUT,
+        () -> LanceTestTables.exists(table) && LanceTestTables.sinkCommits(table).size() >= commits,
+        () -> rest().jobStatus(job));
+  }
+
+  /** {@code kill -9} of the TaskManager while the job runs: nothing commits until a new one. */
+  private static void killTaskManager(String job) throws InterruptedException {
+    assertThat(rest().jobStatus(job)).isEqualTo("RUNNING");
+    cluster().killTaskManager();
+  }
+
+  private static void replaceKilledTaskManager(String job)
+      throws IOException, InterruptedException {
+    Await.until(
+        "the job to notice the lost TaskManager",
+        JOB_TIMEOUT,
+        () -> !rest().exceptionHistory(job).isEmpty(),
+        () -> rest().jobStatus(job));
+    cluster().startTaskManager();
   }
 
   private static void awaitFinished(String job) throws InterruptedException {

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.File;
 import java.io.IOException;
+import java.io.InputStream;
 import java.net.URI;
 import java.nio.file.FileSystem;
 import java.nio.file.FileSystems;
@@ -46,6 +47,15 @@ public final class ConnectorJars {
    * {@code jobClass}'s package). The connector's entries are copied as they are.
    */
   public static Path jobJar(Class<?> jobClass, Path target) throws IOException {
+    return jobJar(jobClass, target, List.of());
+  }
+
+  /**
+   * {@link #jobJar(Class, Path)} with classes of other packages the jobs use (test utilities a user
+   * would have in a library of theirs), each with its member classes.
+   */
+  public static Path jobJar(Class<?> jobClass, Path target, List<Class<?>> libraryClasses)
+      throws IOException {
     Files.createDirectories(target.getParent());
     Files.copy(connectorJar(), target, StandardCopyOption.REPLACE_EXISTING);
     Path classes = Path.of(jobClass.getProtectionDomain().getCodeSource().getLocation().getPath());
@@ -57,7 +67,26 @@ public final class ConnectorJars {
       for (Path file : jobClasses) {
         Files.copy(file, dir.resolve(file.getFileName().toString()));
       }
+      for (Class<?> library : libraryClasses) {
+        copyClass(library, jar);
+      }
     }
     return target;
+  }
+
+  private static void copyClass(Class<?> type, FileSystem jar) throws IOException {
+    String entry = type.getName().replace('.', '/') + ".class";
+    // from wherever the class path has it: a module's classes directory or its test-jar
+    try (InputStream bytes = type.getClassLoader().getResourceAsStream(entry)) {
+      if (bytes == null) {
+        throw new IllegalStateException("no " + entry + " on the test class path");
+      }
+      Path target = jar.getPath(entry);
+      Files.createDirectories(target.getParent());
+      Files.copy(bytes, target, StandardCopyOption.REPLACE_EXISTING);
+    }
+    for (Class<?> member : type.getDeclaredClasses()) {
+      copyClass(member, jar);
+    }
   }
 }
