@@ -25,6 +25,7 @@ class ArchitectureDocTest {
           "RestNamespace",
           "RestAdapter",
           "InternalException",
+          "NamespaceAlreadyExists",
           "NamespaceNotEmpty",
           "NamespaceNotFound",
           "NotFound",

@@ -224,7 +224,21 @@ final class NamespaceStore implements CatalogStore {
       return true;
     } catch (NamespaceAlreadyExistsException e) {
       return false;
+    } catch (InternalException e) {
+      if (lostRace(e)) {
+        return false;
+      }
+      throw e;
     }
+  }
+
+  /**
+   * lance-core 7.0.0's directory namespace answers a creation or declaration that lost a race for
+   * the name with its manifest's failed merge-insert instead of "already exists" (over REST, every
+   * loser measured did).
+   */
+  private static boolean lostRace(InternalException e) {
+    return String.valueOf(e.getMessage()).contains("found matching row");
   }
 
   @Override
@@ -292,9 +306,7 @@ final class NamespaceStore implements CatalogStore {
     } catch (TableAlreadyExistsException e) {
       return Optional.empty();
     } catch (InternalException e) {
-      // lance-core 7.0.0's directory namespace answers a declaration that lost a race for the
-      // name with its manifest's failed merge-insert
-      if (String.valueOf(e.getMessage()).contains("found matching row")) {
+      if (lostRace(e)) {
         return Optional.empty();
       }
       throw e;

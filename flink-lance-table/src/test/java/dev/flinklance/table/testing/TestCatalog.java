@@ -77,19 +77,30 @@ public final class TestCatalog implements AutoCloseable {
     return "http://127.0.0.1:" + server.getPort();
   }
 
-  /**
-   * The catalog's options, as a WITH clause's contents, plus {@code extra} ({@code , 'k' = 'v'}).
-   */
+  /** The catalog's options, as {@code CREATE CATALOG ... WITH} takes them. */
+  public Map<String, String> catalogOptions() {
+    Map<String, String> options = new java.util.LinkedHashMap<>();
+    options.put("type", "lance");
+    switch (kind) {
+      case WAREHOUSE -> options.put("warehouse", root);
+      case DIR -> {
+        options.put("impl", "dir");
+        options.put("root", root);
+      }
+      case REST -> {
+        options.put("impl", "rest");
+        options.put("uri", restUri());
+      }
+    }
+    storageOptions.forEach((key, value) -> options.put("storage." + key, value));
+    return options;
+  }
+
+  /** The catalog's options as a WITH clause's contents. */
   public String options() {
-    String storage =
-        storageOptions.entrySet().stream()
-            .map(e -> String.format(", 'storage.%s' = '%s'", e.getKey(), e.getValue()))
-            .collect(Collectors.joining());
-    return switch (kind) {
-      case WAREHOUSE -> "'type' = 'lance', 'warehouse' = '" + root + "'" + storage;
-      case DIR -> "'type' = 'lance', 'impl' = 'dir', 'root' = '" + root + "'" + storage;
-      case REST -> "'type' = 'lance', 'impl' = 'rest', 'uri' = '" + restUri() + "'" + storage;
-    };
+    return catalogOptions().entrySet().stream()
+        .map(e -> String.format("'%s' = '%s'", e.getKey(), e.getValue()))
+        .collect(Collectors.joining(", "));
   }
 
   public String createCatalog(String name) {
