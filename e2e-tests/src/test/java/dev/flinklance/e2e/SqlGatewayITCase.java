@@ -69,17 +69,17 @@ class SqlGatewayITCase {
               + "'connector' = 'lance', 'path' = '"
               + table
               + "')");
-      // ~10 s of input, so that checkpoints (every 500 ms, slower on a busy machine) commit
+      // ~20 s of input, so that checkpoints (every 500 ms, seconds apart on a busy machine) commit
       // while it flows
       run(
           sql,
           "CREATE TEMPORARY TABLE gen (id BIGINT NOT NULL, name STRING) WITH ("
-              + "'connector' = 'datagen', 'number-of-rows' = '3000', 'rows-per-second' = '300',"
-              + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '0', 'fields.id.end' = '2999')");
+              + "'connector' = 'datagen', 'number-of-rows' = '6000', 'rows-per-second' = '300',"
+              + " 'fields.id.kind' = 'sequence', 'fields.id.start' = '0', 'fields.id.end' = '5999')");
       run(sql, "INSERT INTO events SELECT id, CONCAT('name-', CAST(id AS STRING)) FROM gen");
 
       assertThat(LanceTestTables.readLongs(table.toString(), "id").stream().sorted().toList())
-          .isEqualTo(LongStream.range(0, 3000).boxed().toList());
+          .isEqualTo(LongStream.range(0, 6000).boxed().toList());
       assertThat(
               LanceTestTables.sinkCommits(table.toString()).stream()
                   .map(LanceTestTables.Commit::checkpointId)
