@@ -1,6 +1,7 @@
 package dev.flinklance.table.bench;
 
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.RestOptions;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
@@ -27,6 +28,7 @@ final class BenchCluster {
    */
   static void run(Configuration config, Body body) throws Exception {
     config.setString("taskmanager.memory.network.fraction", "0.2");
+    config.set(RestOptions.BIND_PORT, "0"); // 8081 may be taken on a shared machine
     MiniCluster cluster =
         new MiniCluster(
             new MiniClusterConfiguration.Builder()

@@ -38,9 +38,14 @@ import org.apache.flink.table.types.logical.RowType;
  * of the records (printed); rates are per second either way. The same job without the join is timed
  * as the fixed cost of a job; net lookups/s take it off.
  *
- * <p>For each run: Lance queries per lookup (the tasks' {@code lanceLookupQueries} over {@code
- * lanceLookupKeys} metrics: misses only, with a cache), and for the FULL cache the heap the job
- * holds while it runs beyond the heap before (sampled after a GC every 200 ms: an estimate).
+ * <p>For each run: the share of the lookups that went to Lance (the tasks' {@code lanceLookupKeys}
+ * metric over the records: the misses, with a PARTIAL cache), Lance queries per lookup ({@code
+ * lanceLookupQueries} over the records: below 1 where the async function batches keys into one
+ * query). The FULL run's time includes loading the cache, which a job of one record measures on its
+ * own (fixed cost included). The heap a FULL cache holds is measured in a job of its own, whose
+ * stream is paced so that it runs on after the load: the most heap the JVM holds while it runs
+ * beyond the heap before, sampled after a GC every 500 ms (an estimate; the GCs would slow a timed
+ * job).
  *
  * <p>After a warm-up round, {@code repetitions} rounds run every measurement in turn; the median of
  * each is printed. Usage: {@code LookupBenchmark [rows=1000000] [records=200000] [repetitions=1]
@@ -50,6 +55,14 @@ public final class LookupBenchmark {
   private static final int DIMENSION = 16;
   private static final int ROWS_PER_FRAGMENT = 100_000;
   private static final int HOT_USERS = 10_000;
+  private static final String FULL = "'lookup.cache' = 'FULL'";
+  private static final String FIXED_COST = "no join (fixed cost)";
+  private static final String FULL_LOAD = "FULL cache load";
+
+  /** The paced stream of the heap measurement: 10 s of lookups after the cache has loaded. */
+  private static final long HEAP_RECORDS = 2_000;
+
+  private static final long HEAP_RECORDS_PER_SECOND = 200;
   private static final RowType USERS =
       (RowType)
           DataTypes.ROW(
@@ -84,7 +97,7 @@ public final class LookupBenchmark {
             new Run("PARTIAL, sync, index", true, partial, 2),
             new Run("PARTIAL, sync, no index", false, partial, 20),
             new Run("PARTIAL, async, index", true, partial + ", 'lookup.async' = 'true'", 1),
-            new Run("FULL", true, "'lookup.cache' = 'FULL'", 1));
+            new Run("FULL", true, FULL, 1));
 
     BenchCluster.run(
         REPORTER.addToConfiguration(new Configuration()),
@@ -101,17 +114,10 @@ public final class LookupBenchmark {
               Runtime.getRuntime().availableProcessors());
           Map<String, Rounds.Measurement> measurements = new LinkedHashMap<>();
           Map<String, double[]> counts = new LinkedHashMap<>();
-          measurements.put(
-              "no join (fixed cost)",
-              () ->
-                  job(
-                      indexed,
-                      records,
-                      rows,
-                      null,
-                      counts.computeIfAbsent("", k -> new double[3])));
+          measurements.put(FIXED_COST, () -> job(indexed, records, rows, null, new double[2]));
+          measurements.put(FULL_LOAD, () -> job(indexed, 1, rows, FULL, new double[2]));
           for (Run run : runs) {
-            double[] count = counts.computeIfAbsent(run.name(), k -> new double[3]);
+            double[] count = counts.computeIfAbsent(run.name(), k -> new double[2]);
             measurements.put(
                 run.name(),
                 () ->
@@ -123,26 +129,30 @@ public final class LookupBenchmark {
                         count));
           }
           Map<String, Double> seconds = Rounds.medians(measurements, repetitions);
-          double fixedPerRecord = seconds.get("no join (fixed cost)") / records;
+          double fixedPerRecord = seconds.get(FIXED_COST) / records;
           System.out.printf(
-              "  %-26s %9s %11s %15s %17s %13s%n",
-              "", "records", "lookups/s", "net lookups/s", "queries/lookup", "FULL heap");
+              "  %-26s %9s %11s %15s %11s %15s%n",
+              "", "records", "lookups/s", "net lookups/s", "to Lance", "queries/lookup");
           for (Run run : runs) {
             long n = records / run.divisor();
             double time = seconds.get(run.name());
             double[] count = counts.get(run.name());
             System.out.printf(
-                "  %-26s %,9d %,11.0f %,15.0f %17s %13s%n",
+                "  %-26s %,9d %,11.0f %,15.0f %11s %15s%n",
                 run.name(),
                 n,
                 n / time,
                 n / Math.max(1e-9, time - fixedPerRecord * n),
-                count[1] == 0 ? "-" : String.format("%.4f", count[0] / count[1]),
-                count[2] == 0 ? "" : String.format("%,.0f MB", count[2] / (1 << 20)));
+                count[1] == 0 ? "-" : String.format("%.4f", count[1] / n),
+                count[1] == 0 ? "-" : String.format("%.4f", count[0] / n));
           }
           System.out.printf(
-              "  fixed cost of a job: %.1f s for %,d records%n",
-              seconds.get("no join (fixed cost)"), records);
+              "  fixed cost of a job: %.1f s for %,d records%n", seconds.get(FIXED_COST), records);
+          // no rate after the load: on a loaded machine the load alone may take longer than the
+          // FULL run, load included
+          System.out.printf(
+              "  FULL: cache load %.1f s (a job of 1 record), cache heap %,.0f MB%n",
+              seconds.get(FULL_LOAD), fullCacheHeap(indexed, rows) / (double) (1 << 20));
         });
   }
 
@@ -180,11 +190,36 @@ public final class LookupBenchmark {
 
   /**
    * Runs the stream through the join (or without one when {@code options} is null) and returns its
-   * seconds; adds the run's Lance queries, keys looked up and the FULL cache's heap to {@code
-   * counts}.
+   * seconds; puts the run's Lance queries and keys looked up into {@code counts}.
    */
   private static double job(String users, long records, long rows, String options, double[] counts)
       throws Exception {
+    TableEnvironment env = tables(users, records, rows, 1_000_000_000);
+    long start = System.nanoTime();
+    TableResult result = env.executeSql(insert(options));
+    result.await();
+    double seconds = (System.nanoTime() - start) / 1e9;
+    JobID job = result.getJobClient().orElseThrow().getJobID();
+    counts[0] = sum(REPORTER.findMetrics(job, "lanceLookupQueries"));
+    counts[1] = sum(REPORTER.findMetrics(job, "lanceLookupKeys"));
+    return seconds;
+  }
+
+  /** The bytes of heap a FULL cache of {@code users} holds (an estimate, see the class comment). */
+  private static long fullCacheHeap(String users, long rows) throws Exception {
+    TableEnvironment env = tables(users, HEAP_RECORDS, rows, HEAP_RECORDS_PER_SECOND);
+    long before = usedHeap();
+    AtomicLong most = new AtomicLong();
+    TableResult result = env.executeSql(insert(FULL));
+    Thread sampler = sampleHeap(most);
+    result.await();
+    sampler.interrupt();
+    sampler.join();
+    return Math.max(0, most.get() - before);
+  }
+
+  /** The users table, the stream of {@code records} at most {@code perSecond}, the sink. */
+  private static TableEnvironment tables(String users, long records, long rows, long perSecond) {
     TableEnvironment env = TableEnvironment.create(EnvironmentSettings.inStreamingMode());
     env.getConfig().set("table.exec.resource.default-parallelism", "1");
     env.executeSql(
@@ -195,42 +230,29 @@ public final class LookupBenchmark {
     env.executeSql(
         String.format(
             "CREATE TEMPORARY TABLE records (k BIGINT, r INT, proc_time AS PROCTIME()) WITH"
-                + " ('connector' = 'datagen', 'number-of-rows' = '%d', 'rows-per-second' ="
-                + " '1000000000', 'fields.k.min' = '0', 'fields.k.max' = '%d', 'fields.r.min' ="
-                + " '0', 'fields.r.max' = '9')",
-            records, rows - 1));
+                + " ('connector' = 'datagen', 'number-of-rows' = '%d', 'rows-per-second' = '%d',"
+                + " 'fields.k.min' = '0', 'fields.k.max' = '%d', 'fields.r.min' = '0',"
+                + " 'fields.r.max' = '9')",
+            records, perSecond, rows - 1));
     env.executeSql(
-        "CREATE TEMPORARY VIEW stream AS SELECT CASE WHEN r < 9 THEN MOD(k, "
+        "CREATE TEMPORARY VIEW events AS SELECT CASE WHEN r < 9 THEN MOD(k, "
             + HOT_USERS
             + ") ELSE k END AS user_id, proc_time FROM records");
     env.executeSql(
         "CREATE TEMPORARY TABLE sink (user_id BIGINT, tier STRING, score DOUBLE, embedding"
             + " ARRAY<FLOAT NOT NULL>) WITH ('connector' = 'blackhole')");
-    String insert =
-        options == null
-            ? "INSERT INTO sink SELECT user_id, 'x', 0.0, CAST(NULL AS ARRAY<FLOAT NOT NULL>) FROM"
-                + " stream"
-            : "INSERT INTO sink SELECT s.user_id, u.tier, u.score, u.embedding FROM stream AS s"
-                + " JOIN users "
-                + (options.isEmpty() ? "" : "/*+ OPTIONS(" + options + ") */ ")
-                + "FOR SYSTEM_TIME AS OF s.proc_time AS u ON s.user_id = u.id";
-    boolean full = options != null && options.contains("FULL");
-    long heapBefore = full ? usedHeap() : 0;
-    AtomicLong heapMax = new AtomicLong();
-    long start = System.nanoTime();
-    TableResult result = env.executeSql(insert);
-    Thread sampler = full ? sampleHeap(heapMax) : null;
-    result.await();
-    double seconds = (System.nanoTime() - start) / 1e9;
-    if (sampler != null) {
-      sampler.interrupt();
-      sampler.join();
-      counts[2] = Math.max(0, heapMax.get() - heapBefore);
-    }
-    JobID job = result.getJobClient().orElseThrow().getJobID();
-    counts[0] = sum(REPORTER.findMetrics(job, "lanceLookupQueries"));
-    counts[1] = sum(REPORTER.findMetrics(job, "lanceLookupKeys"));
-    return seconds;
+    return env;
+  }
+
+  /** The stream through the join with {@code options} into the sink, or without it if null. */
+  private static String insert(String options) {
+    return options == null
+        ? "INSERT INTO sink SELECT user_id, 'x', 0.0, CAST(NULL AS ARRAY<FLOAT NOT NULL>) FROM"
+            + " events"
+        : "INSERT INTO sink SELECT s.user_id, u.tier, u.score, u.embedding FROM events AS s"
+            + " JOIN users "
+            + (options.isEmpty() ? "" : "/*+ OPTIONS(" + options + ") */ ")
+            + "FOR SYSTEM_TIME AS OF s.proc_time AS u ON s.user_id = u.id";
   }
 
   private static long sum(Map<String, Metric> counters) {
@@ -250,7 +272,7 @@ public final class LookupBenchmark {
               try {
                 while (true) {
                   max.accumulateAndGet(usedHeap(), Math::max);
-                  Thread.sleep(200);
+                  Thread.sleep(500);
                 }
               } catch (InterruptedException e) {
                 // the job ended

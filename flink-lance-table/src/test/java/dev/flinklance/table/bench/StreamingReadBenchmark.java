@@ -107,11 +107,7 @@ public final class StreamingReadBenchmark {
     long start = System.nanoTime();
     JobClient job = env.executeAsync();
     while (!DONE_AT.containsKey(token)) {
-      if (job.getJobStatus().get().isGloballyTerminalState()) {
-        job.getJobExecutionResult().get(); // throws the job's failure
-        throw new IllegalStateException(
-            "the job ended after " + COUNTS.get(token) + " of " + rows + " rows");
-      }
+      failIfEnded(job, token);
       Thread.sleep(5);
     }
     long done = DONE_AT.get(token);
@@ -119,6 +115,14 @@ public final class StreamingReadBenchmark {
       job.cancel().get(); // a streaming read never ends
     }
     return (done - start) / 1e9;
+  }
+
+  /** Throws the failure of a job that should still run, or says that it ended. */
+  private static void failIfEnded(JobClient job, String token) throws Exception {
+    if (job.getJobStatus().get().isGloballyTerminalState()) {
+      job.getJobExecutionResult().get(); // throws the job's failure
+      throw new IllegalStateException("the job ended after " + COUNTS.get(token) + " rows");
+    }
   }
 
   /**
@@ -130,22 +134,23 @@ public final class StreamingReadBenchmark {
     String token = Long.toString(System.nanoTime());
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
-    env.fromSource(
-            LanceSource.builder()
-                .path(uri)
-                .streaming()
-                .startFromLatest()
-                .discoveryInterval(interval)
-                .build(),
-            WatermarkStrategy.noWatermarks(),
-            "lance")
+    LanceSource source =
+        LanceSource.builder()
+            .path(uri)
+            .streaming()
+            .startFromLatest()
+            .discoveryInterval(interval)
+            .build();
+    env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance")
         .map(new Count(token, Long.MAX_VALUE, true))
+        .returns(source.getProducedType()) // else Kryo copies the rows, and fails on Java 17
         .sinkTo(new DiscardingSink<>());
     JobClient job = env.executeAsync();
     Thread.sleep(3_000); // the job runs and has taken its start position
     List<Long> commits = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator()) {
       for (int version = 0; version < versions; version++) {
+        failIfEnded(job, token);
         int from = version * 100;
         LanceTestTables.appendFragments(
             uri, ReadBenchmark.writeFragment(uri, allocator, from, from + 100));
@@ -156,6 +161,7 @@ public final class StreamingReadBenchmark {
     Map<Long, Long> arrivals = FIRST_ARRIVAL.computeIfAbsent(token, t -> new ConcurrentHashMap<>());
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
     while (arrivals.size() < versions && System.nanoTime() < deadline) {
+      failIfEnded(job, token);
       Thread.sleep(50);
     }
     job.cancel().get();
