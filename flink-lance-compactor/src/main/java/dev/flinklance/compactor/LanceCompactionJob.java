@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -98,6 +99,7 @@ public final class LanceCompactionJob {
    * @throws CompactionFailedException naming the table and the cause if the pass failed: a
    *     compaction's commit failed, or the planner could not look at the table (no summary)
    */
+  @Internal
   public static void requireSucceeded(LanceDataset table, List<CompactionSummary> summaries) {
     if (summaries.isEmpty()) {
       throw failed(

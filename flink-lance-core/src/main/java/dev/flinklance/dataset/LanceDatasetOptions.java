@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -108,6 +109,7 @@ public final class LanceDatasetOptions {
    * relative local path is resolved here, where the job is built: each task manager would otherwise
    * resolve it against its own working directory.
    */
+  @Internal
   public static LanceDataset dataset(String uri, Configuration options) {
     String resolved = uri.trim();
     if (!resolved.contains("://")) {
@@ -125,6 +127,7 @@ public final class LanceDatasetOptions {
    * The options that make {@link #dataset} give {@code table} back: its path, its configured
    * storage options and its namespace; for jobs started from a table (procedures).
    */
+  @Internal
   public static Map<String, String> toOptions(LanceDataset table) {
     Map<String, String> options =
         accessOptions(table.configuredStorageOptions(), table.namespaceTable().orElse(null));
@@ -136,6 +139,7 @@ public final class LanceDatasetOptions {
    * The options that give a table these storage options ({@code storage.*}) and, unless null, this
    * namespace ({@link #NAMESPACE_PREFIX}).
    */
+  @Internal
   public static Map<String, String> accessOptions(
       Map<String, String> storageOptions, NamespaceTable table) {
     Map<String, String> options = new TreeMap<>();

@@ -22,6 +22,8 @@ import org.lance.schema.LanceField;
  * @param metric the metric the index was built for; empty if it is one no search here uses
  *     (hamming)
  * @param fragmentIds the fragments the index covers (all its segments together)
+ * @param detailsJson Lance's details of the index: metric, quantizer and graph parameters, and the
+ *     training parameters in {@code runtime_hints}
  */
 @Internal
 public record VectorIndex(
@@ -30,7 +32,8 @@ public record VectorIndex(
     String type,
     Optional<VectorMetric> metric,
     String lanceMetric,
-    Set<Integer> fragmentIds) {
+    Set<Integer> fragmentIds,
+    String detailsJson) {
 
   private static final String VECTOR_DETAILS = "VectorIndexDetails";
   private static final Pattern METRIC = Pattern.compile("\"metric_type\"\\s*:\\s*\"([^\"]+)\"");
@@ -62,7 +65,8 @@ public record VectorIndex(
               description.getIndexType(),
               VectorMetric.fromLance(lanceMetric),
               lanceMetric,
-              Set.copyOf(covered)));
+              Set.copyOf(covered),
+              description.getDetailsJson()));
     }
     return indexes;
   }

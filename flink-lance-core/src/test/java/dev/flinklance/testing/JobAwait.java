@@ -35,4 +35,22 @@ public final class JobAwait {
       Thread.sleep(20);
     }
   }
+
+  /**
+   * Cancels a job and returns once it is {@link JobStatus#CANCELED}: {@code cancel()} alone returns
+   * while tasks are still cancelling, and a committer among them may still land a commit.
+   */
+  public static void cancel(JobClient job, Duration timeout)
+      throws InterruptedException, ExecutionException {
+    job.cancel().get();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    JobStatus status;
+    while (!(status = job.getJobStatus().get()).isGloballyTerminalState()) {
+      if (System.nanoTime() > deadline) {
+        throw new AssertionError(
+            "the job was not cancelled within " + timeout + " (" + status + ")");
+      }
+      Thread.sleep(20);
+    }
+  }
 }

@@ -8,6 +8,7 @@ import dev.flinklance.sink.writer.LanceSinkWriter;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.LanceWriteResultSerializer;
 import dev.flinklance.sink.writer.UpsertSinkWriter;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -79,6 +80,7 @@ public class LanceSink<T>
     return new LanceSinkBuilder<>(rowType, toRowData);
   }
 
+  @Internal
   public LanceSinkConfig config() {
     return config;
   }
@@ -107,16 +109,19 @@ public class LanceSink<T>
         .orElse(input);
   }
 
+  @Internal
   @Override
   public Committer<LanceCommittable> createCommitter(CommitterInitContext context) {
     return new LanceCommitter(config, context);
   }
 
+  @Internal
   @Override
   public SimpleVersionedSerializer<LanceCommittable> getCommittableSerializer() {
     return new LanceCommittableSerializer();
   }
 
+  @Internal
   @Override
   public SimpleVersionedSerializer<LanceWriteResult> getWriteResultSerializer() {
     return new LanceWriteResultSerializer();
@@ -128,6 +133,7 @@ public class LanceSink<T>
    * so the commit user in its state maps across job upgrades. A sink without a uid cannot have
    * sub-operator uids (Flink rejects them), so then the aggregator has none either.
    */
+  @Internal
   @Override
   public DataStream<CommittableMessage<LanceCommittable>> addPreCommitTopology(
       DataStream<CommittableMessage<LanceWriteResult>> writeResults) {
@@ -160,6 +166,7 @@ public class LanceSink<T>
   }
 
   /** Compaction, when enabled ({@code compaction.enabled}) and flink-lance-compactor is present. */
+  @Internal
   @Override
   public void addPostCommitTopology(DataStream<CommittableMessage<LanceCommittable>> committed) {
     PostCommitTopologies.addEnabled(committed, config);

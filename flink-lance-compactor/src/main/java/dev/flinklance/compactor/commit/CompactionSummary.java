@@ -30,6 +30,7 @@ public record CompactionSummary(
     String failure) {
 
   /** How a compaction ended. */
+  @PublicEvolving
   public enum Outcome {
     /** Committed now. */
     COMMITTED,

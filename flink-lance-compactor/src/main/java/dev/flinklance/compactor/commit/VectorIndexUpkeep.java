@@ -1,5 +1,6 @@
 package dev.flinklance.compactor.commit;
 
+import dev.flinklance.compactor.index.IndexedDeletions;
 import dev.flinklance.index.VectorIndex;
 import java.util.List;
 import org.lance.Dataset;
@@ -11,7 +12,8 @@ import org.slf4j.LoggerFactory;
  * Brings the table's vector indexes up to date after a compaction pass: fragments appended since an
  * index was built (or last brought up to date) are searched exactly until Lance's index
  * optimisation adds them. Never fails the pass: the indexes stay as they are and the next pass
- * tries again.
+ * tries again. An index that holds deleted rows of a stable-row-id table is left to the next pass's
+ * rebuild ({@link IndexedDeletions}).
  */
 final class VectorIndexUpkeep {
   private static final Logger LOG = LoggerFactory.getLogger(VectorIndexUpkeep.class);
@@ -27,6 +29,8 @@ final class VectorIndexUpkeep {
       List<String> behind =
           VectorIndex.of(dataset).stream()
               .filter(index -> index.missesFragmentsOf(dataset))
+              // Lance cannot optimise these; the next pass rebuilds them before it plans
+              .filter(index -> !IndexedDeletions.holdsDeletedRows(dataset, index))
               .map(VectorIndex::name)
               .distinct()
               .toList();

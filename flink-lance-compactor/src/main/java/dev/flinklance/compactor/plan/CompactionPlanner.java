@@ -27,8 +27,10 @@ import org.slf4j.LoggerFactory;
  * The trigger and planner, at parallelism 1: counts the sink's commits, looks at the table on each
  * commit, standalone pass and timer, and when a trigger fires plans with Lance's {@code
  * planCompaction} and sends the tasks to the rewrite workers. Plans whose outcome it has not seen
- * in the table yet keep their fragments out of new plans. All Lance calls run in the background;
- * its state (counters, plans in flight) is in every checkpoint.
+ * in the table yet keep their fragments out of new plans. Before it plans, it rebuilds the vector
+ * indexes of a stable-row-id table that hold deleted rows ({@link
+ * dev.flinklance.compactor.index.IndexedDeletions}). All Lance calls run in the background; its
+ * state (counters, plans in flight) is in every checkpoint.
  */
 @Internal
 public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask>

@@ -1,6 +1,7 @@
 package dev.flinklance.compactor.plan;
 
 import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.index.IndexedDeletions;
 import dev.flinklance.compactor.lineage.RowIdMetaJson;
 import dev.flinklance.compactor.lineage.RowLineageConfig;
 import dev.flinklance.compactor.sidefile.SideFiles;
@@ -82,14 +83,24 @@ final class Planning {
                     .count()
             + toSpill.size();
     boolean fired = forced || policy.fires(candidates, commitsSinceLast, millisSinceLast);
-    if (!fired || candidates == 0) {
+    if (!fired) {
       return new Evaluation(latest.version(), fragments.size(), settled, candidates, fired, null);
     }
+    // before Lance plans (a rebuild preempts compactions planned before it), and also when there
+    // is nothing to compact: a pass brings the vector indexes up to date
+    Set<Integer> kept = IndexedDeletions.prepare(latest, busy.isEmpty());
+    if (candidates == 0) {
+      return new Evaluation(latest.version(), fragments.size(), settled, candidates, fired, null);
+    }
+    Set<FragmentKey> excluded = new HashSet<>(busy);
+    fragments.stream()
+        .filter(f -> kept.contains(f.getId()))
+        .forEach(f -> excluded.add(FragmentKey.of(f)));
     CompactionPlan plan = Compaction.planCompaction(latest, config.lanceOptions());
     List<CompactionTask> tasks = new ArrayList<>();
     List<FragmentKey> sources = new ArrayList<>();
     for (CompactionTask task : plan.getCompactionTasks()) {
-      for (List<FragmentMetadata> run : runsNotBusy(task, busy)) {
+      for (List<FragmentMetadata> run : runsNotBusy(task, excluded)) {
         if (tasks.size() < MAX_TASKS_PER_PLAN) {
           tasks.add(
               new CompactionTask(
@@ -100,7 +111,7 @@ final class Planning {
     }
     for (FragmentMetadata fragment : toSpill) {
       FragmentKey key = FragmentKey.of(fragment);
-      if (tasks.size() < MAX_TASKS_PER_PLAN && !sources.contains(key)) {
+      if (tasks.size() < MAX_TASKS_PER_PLAN && !sources.contains(key) && !excluded.contains(key)) {
         tasks.add(
             new CompactionTask(
                 new TaskData(List.of(fragment)),
@@ -124,9 +135,10 @@ final class Planning {
   }
 
   /**
-   * The task's fragments split at those an unfinished plan is rewriting: Lance plans adjacent
-   * fragments together, and one busy fragment must not hold back the others. A lone fragment is
-   * kept only if Lance planned it alone (to drop its deleted rows).
+   * The task's fragments split at those an unfinished plan is rewriting (or that must not be
+   * compacted yet): Lance plans adjacent fragments together, and one busy fragment must not hold
+   * back the others. A lone fragment is kept only if Lance planned it alone (to drop its deleted
+   * rows).
    */
   private static List<List<FragmentMetadata>> runsNotBusy(
       CompactionTask task, Set<FragmentKey> busy) {

@@ -13,12 +13,10 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.LongSupplier;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -56,7 +54,7 @@ public final class CompactionBenchmark {
       lineageSpill(dir, rowsPerFragment, fragments);
       committerAfterCheckpoints(dir, checkpoints);
     } finally {
-      delete(dir);
+      BenchFiles.delete(dir);
     }
   }
 
@@ -85,7 +83,7 @@ public final class CompactionBenchmark {
     LineageTables.delete(inline, "id % 20 = 7");
     System.out.printf("  table built in %.0f s%n", (System.nanoTime() - start) / 1e9);
     String spilled = dir.resolve("spilled.lance").toString();
-    copy(Path.of(inline), Path.of(spilled));
+    BenchFiles.copy(Path.of(inline), Path.of(spilled));
     LineageTables.setConfig(spilled, Map.of("lance.row_lineage.spill", "true"));
 
     Arm off = compactAndMeasure(inline, rowsPerFragment, rows);
@@ -340,21 +338,5 @@ public final class CompactionBenchmark {
   private static void row(String name, double off, double on) {
     System.out.printf(
         "  %-38s %,14.1f %,14.1f %8.3f%n", name, off, on, off == 0 ? Double.NaN : on / off);
-  }
-
-  private static void copy(Path from, Path to) throws IOException {
-    try (Stream<Path> files = Files.walk(from)) {
-      for (Path file : (Iterable<Path>) files::iterator) {
-        Files.copy(file, to.resolve(from.relativize(file).toString()));
-      }
-    }
-  }
-
-  private static void delete(Path dir) throws IOException {
-    try (Stream<Path> files = Files.walk(dir)) {
-      for (Path file : (Iterable<Path>) files.sorted(Comparator.reverseOrder())::iterator) {
-        Files.delete(file);
-      }
-    }
   }
 }

@@ -137,18 +137,23 @@ public final class LineageTables {
         Dataset dataset = open(uri, allocator);
         VectorSchemaRoot root = VectorSchemaRoot.create(TestFragments.SCHEMA, allocator)) {
       fill(root, ids.stream().mapToLong(Long::longValue).toArray(), "updated-");
-      try (ArrowReader reader = reader(root, allocator);
-          ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
-        Data.exportArrayStream(allocator, reader, stream);
-        dataset
-            .mergeInsert(
-                new MergeInsertParams(List.of("id"))
-                    .withMatchedUpdateAll()
-                    .withNotMatched(MergeInsertParams.WhenNotMatched.DoNothing),
-                stream)
-            .dataset()
-            .close();
-      }
+      update(dataset, root, allocator);
+    }
+  }
+
+  /** Lance's merge-insert on {@code id}: the rows of {@code root} replace those with their ids. */
+  static void update(Dataset dataset, VectorSchemaRoot root, BufferAllocator allocator) {
+    try (ArrowReader reader = reader(root, allocator);
+        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
+      Data.exportArrayStream(allocator, reader, stream);
+      dataset
+          .mergeInsert(
+              new MergeInsertParams(List.of("id"))
+                  .withMatchedUpdateAll()
+                  .withNotMatched(MergeInsertParams.WhenNotMatched.DoNothing),
+              stream)
+          .dataset()
+          .close();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

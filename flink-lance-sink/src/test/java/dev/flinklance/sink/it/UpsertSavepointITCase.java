@@ -6,9 +6,11 @@ import dev.flinklance.sink.CommitFailingSink;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.Failures;
+import dev.flinklance.testing.JobAwait;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -59,7 +61,7 @@ class UpsertSavepointITCase {
             .get();
     int atSavepoint = LanceTestTables.sinkCommits(table).size();
     SavepointRestoreITCase.awaitSinkCommits(table, atSavepoint + 4);
-    first.cancel().get();
+    JobAwait.cancel(first, Duration.ofMinutes(2));
     List<Commit> beforeRestore = LanceTestTables.sinkCommits(table);
 
     Configuration restore = FailoverCases.restartConfig();
