@@ -1,9 +1,12 @@
 package dev.flinklance.sink.bench;
 
+import dev.flinklance.arrow.ColumnCompression;
+import dev.flinklance.arrow.Compression;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.testing.BenchRows;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -13,6 +16,7 @@ import java.nio.file.Path;
 import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.function.Consumer;
@@ -20,6 +24,7 @@ import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -54,11 +59,15 @@ import org.lance.ipc.ScanOptions;
  * the fragments of a checkpointing job, and the committer's cost against table history. Prints;
  * asserts nothing.
  *
- * <p>Run with {@code bin/bench [narrow-rows=10000000] [wide-rows=300000] [repetitions=5]}.
+ * <p>Run with {@code bin/bench [narrow-rows=10000000] [wide-rows=300000] [repetitions=5]
+ * [parts=narrow,wide,committer]}.
  */
 public final class SinkBenchmark {
   private static final long BUFFER_BYTES = MemorySize.ofMebiBytes(64).getBytes();
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+  private static final String SINK_JOB = "Flink job into LanceSink";
+  private static final String RAW_AHEAD = "raw lance-core, one stream, generated ahead on a thread";
+  private static final String RAW_COMPRESSED = "raw lance-core, generated ahead, compression ";
   private static final int WIDE_ROW_BYTES = 8 + 12 + 8 + BenchRows.DIMENSION * 4;
 
   private final Path work;
@@ -72,6 +81,7 @@ public final class SinkBenchmark {
     long narrowRows = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000;
     long wideRows = args.length > 1 ? Long.parseLong(args[1]) : 300_000;
     int repetitions = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    List<String> parts = List.of((args.length > 3 ? args[3] : "narrow,wide,committer").split(","));
     Path work = Files.createTempDirectory("flink-lance-bench");
     Configuration config = REPORTER.addToConfiguration(new Configuration());
     try (MiniCluster cluster =
@@ -88,9 +98,15 @@ public final class SinkBenchmark {
           "flink-lance sink benchmark: %d repetitions, interleaved; median (min-max); %d"
               + " processors, Java %s%n",
           repetitions, Runtime.getRuntime().availableProcessors(), Runtime.version());
-      bench.narrow(narrowRows, repetitions);
-      bench.wide(wideRows, repetitions);
-      bench.committerCostByHistory();
+      if (parts.contains("narrow")) {
+        bench.narrow(narrowRows, repetitions);
+      }
+      if (parts.contains("wide")) {
+        bench.wide(wideRows, repetitions);
+      }
+      if (parts.contains("committer")) {
+        bench.committerCostByHistory();
+      }
     } finally {
       TestStreamEnvironment.unsetAsContext();
       deleteRecursively(work);
@@ -113,18 +129,29 @@ public final class SinkBenchmark {
             RawLance.write(
                 uri, NarrowRows.ARROW_SCHEMA, format, rows, rawBatch, NarrowRows::fill, false));
     rounds.add(
-        "raw lance-core, one stream, generated ahead on a thread",
+        RAW_AHEAD,
         uri ->
             RawLance.write(
                 uri, NarrowRows.ARROW_SCHEMA, format, rows, rawBatch, NarrowRows::fill, true));
+    for (Compression compression : List.of(Compression.LZ4, Compression.ZSTD)) {
+      Schema compressed =
+          new ColumnCompression(compression, null, Map.of()).applyTo(NarrowRows.ARROW_SCHEMA);
+      rounds.add(
+          RAW_COMPRESSED + compression,
+          uri -> RawLance.write(uri, compressed, format, rows, rawBatch, NarrowRows::fill, true));
+    }
     rounds.add(
         "Flink job into a DiscardingSink", uri -> job(narrowJob(rows, new DiscardingSink<>())));
-    rounds.add("Flink job into LanceSink", uri -> narrowSink(uri, rows, b -> {}));
+    for (Compression compression : Compression.values()) {
+      rounds.add(
+          sinkJob(compression), uri -> narrowSink(uri, rows, b -> b.compression(compression)));
+      rounds.keepLast(sinkJob(compression));
+    }
     rounds.run(repetitions, this::narrowWarmUp);
 
     Spread discard = rounds.rate("Flink job into a DiscardingSink");
-    Spread sink = rounds.rate("Flink job into LanceSink");
-    String raw = rounds.fastest("raw lance-core");
+    Spread sink = rounds.rate(SINK_JOB);
+    String raw = rounds.fastest("raw lance-core, one stream");
     System.out.printf(
         "  sink / DiscardingSink job: %s   (goal >= 0.85)%n", sink.ratioTo(discard).format("%.2f"));
     System.out.printf(
@@ -136,6 +163,49 @@ public final class SinkBenchmark {
     System.out.printf(
         "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
         rounds.writerPeak / 1e6, BUFFER_BYTES / 1e6);
+    printCompressionCost(rounds);
+  }
+
+  /** The sink's job with {@code compression}: the default's is the sink's job of the printout. */
+  private static String sinkJob(Compression compression) {
+    return compression == LanceSinkOptions.SINK_COMPRESSION.defaultValue()
+        ? SINK_JOB
+        : SINK_JOB + ", sink.compression " + compression;
+  }
+
+  /**
+   * Write speed, bytes and full-scan speed (every column, one thread, the last round's table) of
+   * each compression against none, measured in the same rounds.
+   */
+  private static void printCompressionCost(Rounds rounds) throws Exception {
+    Map<Compression, Spread> scans = new LinkedHashMap<>();
+    for (Compression compression : Compression.values()) {
+      scans.put(compression, new Spread());
+      scan(rounds.kept(sinkJob(compression)));
+    }
+    for (int i = 0; i < 3; i++) {
+      for (Compression compression : Compression.values()) {
+        scans.get(compression).add(scan(rounds.kept(sinkJob(compression))));
+      }
+    }
+    System.out.printf(
+        "  full scan, one thread, of sink.compression NONE's table: %s rows/s%n",
+        scans.get(Compression.NONE).format("%,.0f"));
+    String none = sinkJob(Compression.NONE);
+    for (Compression compression : List.of(Compression.LZ4, Compression.ZSTD)) {
+      String name = sinkJob(compression);
+      System.out.printf(
+          "  sink.compression %s / NONE: sink write %s, raw write %s, bytes on disk %.2f, full"
+              + " scan %s%n",
+          compression,
+          rounds.rate(name).ratioTo(rounds.rate(none)).format("%.2f"),
+          rounds.rate(RAW_COMPRESSED + compression).ratioTo(rounds.rate(RAW_AHEAD)).format("%.2f"),
+          rounds.bytesPerRow(name).median() / rounds.bytesPerRow(none).median(),
+          scans.get(compression).ratioTo(scans.get(Compression.NONE)).format("%.2f"));
+    }
+    for (Compression compression : Compression.values()) {
+      deleteRecursively(Path.of(rounds.kept(sinkJob(compression))));
+    }
   }
 
   private void narrowWarmUp() throws Exception {
@@ -192,6 +262,18 @@ public final class SinkBenchmark {
           diskBytes[0] = dataBytes(uri);
           return result;
         });
+    String vectorsCompressed = SINK_JOB + ", every column ZSTD, the vector's too";
+    rounds.add(
+        vectorsCompressed,
+        uri ->
+            wideSink(
+                uri,
+                rows,
+                1,
+                0,
+                b ->
+                    b.compression(Compression.ZSTD)
+                        .columnCompression("embedding", Compression.ZSTD)));
     rounds.keepLast("Flink job into LanceSink");
     rounds.keepLast("raw lance-core, one stream of 16 MiB batches");
     rounds.run(repetitions, this::wideWarmUp);
@@ -208,6 +290,10 @@ public final class SinkBenchmark {
     System.out.printf(
         "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
         rounds.writerPeak / 1e6, BUFFER_BYTES / 1e6);
+    System.out.printf(
+        "  every column ZSTD / the sink's default: speed %s, bytes on disk %.2f%n",
+        rounds.rate(vectorsCompressed).ratioTo(sink).format("%.2f"),
+        rounds.bytesPerRow(vectorsCompressed).median() / rounds.bytesPerRow(SINK_JOB).median());
     scanBothTables(
         rounds.kept("raw lance-core, one stream of 16 MiB batches"),
         rounds.kept("Flink job into LanceSink"));
@@ -225,16 +311,28 @@ public final class SinkBenchmark {
    */
   private JobExecutionResult wideSink(String uri, long rows, int parallelism, long checkpointMillis)
       throws Exception {
+    return wideSink(uri, rows, parallelism, checkpointMillis, b -> {});
+  }
+
+  private JobExecutionResult wideSink(
+      String uri,
+      long rows,
+      int parallelism,
+      long checkpointMillis,
+      Consumer<LanceSinkBuilder<RowData>> options)
+      throws Exception {
+    LanceSinkBuilder<RowData> builder =
+        LanceSink.forRowData(BenchRows.ROW_TYPE)
+            .path(uri)
+            .vectorColumn("embedding", BenchRows.DIMENSION)
+            .maxBufferBytes(BUFFER_BYTES);
+    options.accept(builder);
     return job(
         jobInto(
             rows,
             BenchRows::row,
             BenchRows.ROW_TYPE,
-            LanceSink.forRowData(BenchRows.ROW_TYPE)
-                .path(uri)
-                .vectorColumn("embedding", BenchRows.DIMENSION)
-                .maxBufferBytes(BUFFER_BYTES)
-                .build(),
+            builder.build(),
             parallelism,
             checkpointMillis));
   }
@@ -398,6 +496,10 @@ public final class SinkBenchmark {
 
     Spread rate(String name) {
       return rates.get(name);
+    }
+
+    Spread bytesPerRow(String name) {
+      return bytesPerRow.get(name);
     }
 
     /** The measurement whose name starts with {@code prefix} with the highest median rate. */
