@@ -6,6 +6,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,7 @@ import org.lance.Transaction;
 import org.lance.fragment.DataFile;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
+import org.lance.schema.LanceField;
 
 /** Reads Lance tables back for assertions, straight through Lance (not through our code). */
 public final class LanceTestTables {
@@ -259,6 +261,46 @@ public final class LanceTestTables {
       }
     }
     return referenced;
+  }
+
+  /**
+   * Every field's metadata as Lance keeps it in the table's schema, by dotted path ({@code
+   * tags.item}, {@code point.label}); a FixedSizeList is one Lance field without children.
+   */
+  public static Map<String, Map<String, String>> fieldMetadata(String uri) {
+    Map<String, Map<String, String>> metadata = new HashMap<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator)) {
+      for (LanceField field : dataset.getLanceSchema().fields()) {
+        collectMetadata(field, "", metadata);
+      }
+    }
+    return metadata;
+  }
+
+  private static void collectMetadata(
+      LanceField field, String parent, Map<String, Map<String, String>> metadata) {
+    String path = parent + field.getName();
+    metadata.put(path, field.getMetadata());
+    for (LanceField child : field.getChildren()) {
+      collectMetadata(child, path + ".", metadata);
+    }
+  }
+
+  /** Bytes of each fragment's data files, in fragment order. */
+  public static List<Long> fragmentBytes(String uri) {
+    List<Long> bytes = new ArrayList<>();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator)) {
+      for (Fragment fragment : dataset.getFragments()) {
+        long size = 0;
+        for (DataFile file : fragment.metadata().getFiles()) {
+          size += file.getFileSizeBytes();
+        }
+        bytes.add(size);
+      }
+    }
+    return bytes;
   }
 
   private static Dataset open(String uri, BufferAllocator allocator) {

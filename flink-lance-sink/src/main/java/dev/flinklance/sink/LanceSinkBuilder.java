@@ -1,6 +1,6 @@
 package dev.flinklance.sink;
 
-import dev.flinklance.arrow.ArrowSchemaConverter;
+import dev.flinklance.arrow.Compression;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.key.PrimaryKey;
 import java.util.LinkedHashMap;
@@ -24,6 +24,7 @@ public final class LanceSinkBuilder<T> {
   private final SerializableFunction<T, RowData> toRowData;
   private final Configuration options = new Configuration();
   private final Map<String, String> vectorColumns = new LinkedHashMap<>();
+  private final Map<String, String> columnCompressions = new LinkedHashMap<>();
   private boolean overwrite;
   private List<String> primaryKey = List.of();
 
@@ -77,6 +78,28 @@ public final class LanceSinkBuilder<T> {
   }
 
   /**
+   * Compresses the columns of a table the sink creates ({@code sink.compression}); an existing
+   * table keeps its own.
+   */
+  public LanceSinkBuilder<T> compression(Compression compression) {
+    return set(LanceSinkOptions.SINK_COMPRESSION, compression);
+  }
+
+  /** The zstd level (1 to 22) of a table the sink creates ({@code sink.compression-level}). */
+  public LanceSinkBuilder<T> compressionLevel(int level) {
+    return set(LanceSinkOptions.SINK_COMPRESSION_LEVEL, level);
+  }
+
+  /**
+   * Compresses one top-level column of a table the sink creates its own way ({@code
+   * sink.compression.columns}).
+   */
+  public LanceSinkBuilder<T> columnCompression(String column, Compression compression) {
+    columnCompressions.put(column, compression.name());
+    return set(LanceSinkOptions.SINK_COMPRESSION_COLUMNS, Map.copyOf(columnCompressions));
+  }
+
+  /**
    * Replaces the table's rows with the input's instead of appending: ONE stamped Overwrite
    * transaction at the end of the input (an empty input empties the table). Needs BATCH execution;
    * this is what SQL's {@code INSERT OVERWRITE} does.
@@ -125,7 +148,7 @@ public final class LanceSinkBuilder<T> {
             ? null
             : PrimaryKey.of(rowType, primaryKey, options.get(LanceDatasetOptions.PATH));
     LanceSinkConfig config = LanceSinkConfig.from(options, overwrite, key);
-    ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
+    config.creationSchema(rowType);
     PostCommitTopologies.validate(options);
     return new LanceSink<>(config, rowType, toRowData);
   }

@@ -3,12 +3,15 @@ package dev.flinklance.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.arrow.Compression;
 import dev.flinklance.arrow.UnsupportedTypeException;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.testing.TestRows;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.Test;
 
@@ -154,6 +157,68 @@ class LanceSinkBuilderTest {
 
   private static LanceSinkBuilder<?> sinkAt() {
     return LanceSink.forRowData(TestRows.ROW_TYPE).path("/t");
+  }
+
+  @Test
+  void badCompressionFailsAtBuildTimeNamingTheOptionAndTheColumn() {
+    assertThatThrownBy(
+            () -> vectorSink().options(Map.of("sink.compression.columns", "id:brotli")).build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'sink.compression.columns'")
+        .hasMessageContaining("column 'id'")
+        .hasMessageContaining("'brotli'");
+    assertThatThrownBy(() -> vectorSink().columnCompression("idd", Compression.ZSTD).build())
+        .hasMessageContaining("'sink.compression.columns'")
+        .hasMessageContaining("[idd]")
+        .hasMessageContaining("[id, embedding]");
+    assertThatThrownBy(() -> vectorSink().options(Map.of("sink.compression", "gzip")).build())
+        .hasMessageContaining("sink.compression");
+    assertThatThrownBy(
+            () -> vectorSink().compression(Compression.ZSTD).compressionLevel(23).build())
+        .hasMessageContaining("'sink.compression-level'")
+        .hasMessageContaining("1 to 22, got 23");
+    assertThatThrownBy(() -> vectorSink().compression(Compression.LZ4).compressionLevel(3).build())
+        .hasMessageContaining("'sink.compression-level'")
+        .hasMessageContaining("no column is compressed with zstd");
+  }
+
+  @Test
+  void compressionIsRefusedForAFileFormatThatWritesNone() {
+    for (String format : List.of("2.0", "legacy")) {
+      assertThatThrownBy(
+              () ->
+                  vectorSink()
+                      .set(LanceDatasetOptions.DATA_STORAGE_VERSION, format)
+                      .compression(Compression.ZSTD)
+                      .build())
+          .hasMessageContaining("'sink.compression'")
+          .hasMessageContaining("'data-storage-version'")
+          .hasMessageContaining("file format " + format + " ");
+      assertThatThrownBy(
+              () ->
+                  vectorSink()
+                      .set(LanceDatasetOptions.DATA_STORAGE_VERSION, format)
+                      .columnCompression("id", Compression.LZ4)
+                      .build())
+          .hasMessageContaining("'sink.compression.columns'");
+    }
+    // the default compression is the format's to decide: 2.0 gets none
+    assertThat(
+            vectorSink()
+                .set(LanceDatasetOptions.DATA_STORAGE_VERSION, "2.0")
+                .build()
+                .config()
+                .creationSchema(vectorRow())
+                .getFields())
+        .allSatisfy(field -> assertThat(field.getMetadata()).isEmpty());
+    vectorSink()
+        .set(LanceDatasetOptions.DATA_STORAGE_VERSION, "2.0")
+        .compression(Compression.NONE)
+        .build();
+  }
+
+  private static LanceSinkBuilder<RowData> vectorSink() {
+    return LanceSink.forRowData(vectorRow()).path("/tmp/t").vectorColumn("embedding", 8);
   }
 
   private static RowType vectorRow() {

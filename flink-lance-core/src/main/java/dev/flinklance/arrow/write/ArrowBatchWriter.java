@@ -5,6 +5,7 @@ import dev.flinklance.arrow.SchemaMismatchException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -20,7 +21,7 @@ import org.apache.flink.table.types.logical.RowType;
  */
 @Internal
 public final class ArrowBatchWriter implements AutoCloseable {
-  /** Rows a fresh batch has room for; vectors grow by doubling from here. */
+  /** Rows the first batch has room for; vectors grow by doubling from here. */
   private static final int INITIAL_CAPACITY = 1024;
 
   private final VectorSchemaRoot root;
@@ -30,11 +31,17 @@ public final class ArrowBatchWriter implements AutoCloseable {
   private int rowCount;
   private int knownCapacity;
 
+  /** Rows the next batch is allocated for, with the bytes a value of each column took. */
+  private int nextRows = INITIAL_CAPACITY;
+
+  private final double[] bytesPerValue;
+
   private ArrowBatchWriter(
       VectorSchemaRoot root, List<FieldWriter<?>> writers, int[] streamPositions) {
     this.root = root;
     this.writers = writers;
     this.streamPositions = streamPositions;
+    this.bytesPerValue = new double[root.getFieldVectors().size()];
   }
 
   /**
@@ -106,24 +113,52 @@ public final class ArrowBatchWriter implements AutoCloseable {
   /** The batch with its row count set, ready to hand to Lance. Valid until {@link #reset()}. */
   public VectorSchemaRoot seal() {
     root.setRowCount(rowCount);
+    sizeNextBatch();
+    writers.forEach(FieldWriter::forgetRoom); // the buffers go to Lance
     return root;
   }
 
   /**
-   * Releases the batch's buffers and starts an empty, small one. Arrow vectors otherwise
-   * re-allocate the capacity they last reached, so a batch flushed for being full would start the
-   * next one already full.
+   * Sizes the next batch for half of this one's rows, so that it grows at most once to this one's
+   * size instead of doubling all the way from {@link #INITIAL_CAPACITY} (every doubling a fresh
+   * allocation, page faults and a copy). Half, because a batch that its memory limit ended may have
+   * no room for a single row more: allocated at that size, the next would end after one row.
+   */
+  private void sizeNextBatch() {
+    if (rowCount == 0) {
+      return;
+    }
+    nextRows = Math.max(INITIAL_CAPACITY, rowCount / 2);
+    List<FieldVector> vectors = root.getFieldVectors();
+    for (int i = 0; i < vectors.size(); i++) {
+      if (vectors.get(i) instanceof BaseVariableWidthVector variable) {
+        bytesPerValue[i] = Math.max(1, variable.getStartOffset(rowCount) / (double) rowCount);
+      }
+    }
+  }
+
+  /**
+   * Releases the batch's buffers and starts an empty one sized from the batch sealed last. Arrow
+   * vectors otherwise re-allocate the capacity they last reached, so a batch flushed for being full
+   * would start the next one already full.
    */
   public void reset() {
     root.clear();
+    writers.forEach(FieldWriter::forgetRoom);
     allocate();
     rowCount = 0;
     knownCapacity = 0;
   }
 
   private void allocate() {
-    for (FieldVector vector : root.getFieldVectors()) {
-      vector.setInitialCapacity(INITIAL_CAPACITY);
+    List<FieldVector> vectors = root.getFieldVectors();
+    for (int i = 0; i < vectors.size(); i++) {
+      FieldVector vector = vectors.get(i);
+      if (vector instanceof BaseVariableWidthVector variable && bytesPerValue[i] > 0) {
+        variable.setInitialCapacity(nextRows, bytesPerValue[i]);
+      } else {
+        vector.setInitialCapacity(nextRows);
+      }
     }
     root.allocateNew();
   }

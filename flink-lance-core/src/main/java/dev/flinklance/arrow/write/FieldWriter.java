@@ -36,6 +36,12 @@ abstract class FieldWriter<V extends FieldVector> {
   abstract void writeValue(ValueReader source, int pos, int index);
 
   /**
+   * The batch's buffers were released (handed on, or cleared): room known from before is gone.
+   * Within a batch vectors only grow, so room known earlier in it stays true.
+   */
+  void forgetRoom() {}
+
+  /**
    * Fills this child's slot under a null container (a null ROW, a null vector): null where the
    * field allows it, else a placeholder. Lance rejects nulls in a NOT NULL field even when the
    * parent is null.

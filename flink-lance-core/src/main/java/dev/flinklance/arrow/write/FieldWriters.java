@@ -73,39 +73,42 @@ final class FieldWriters {
     switch (root) {
       case BOOLEAN:
         return vector instanceof BitVector
-            ? leaf((BitVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getBoolean(p) ? 1 : 0))
+            ? LeafWriter.of(vector, path, LeafWriter.Kind.BOOLEAN)
             : null;
       case TINYINT:
         return vector instanceof TinyIntVector
-            ? leaf((TinyIntVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getByte(p)))
+            ? LeafWriter.of(vector, path, LeafWriter.Kind.TINYINT)
             : null;
       case SMALLINT:
         return vector instanceof SmallIntVector
-            ? leaf((SmallIntVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getShort(p)))
+            ? LeafWriter.of(vector, path, LeafWriter.Kind.SMALLINT)
             : null;
       case INTEGER:
         return vector instanceof IntVector
-            ? leaf((IntVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getInt(p)))
+            ? LeafWriter.of(vector, path, LeafWriter.Kind.INT)
             : null;
       case BIGINT:
         return vector instanceof BigIntVector
-            ? leaf((BigIntVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getLong(p)))
+            ? LeafWriter.of(vector, path, LeafWriter.Kind.BIGINT)
             : null;
       case FLOAT:
         return vector instanceof Float4Vector
-            ? leaf((Float4Vector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getFloat(p)))
+            ? LeafWriter.of(vector, path, LeafWriter.Kind.FLOAT)
             : null;
       case DOUBLE:
         return vector instanceof Float8Vector
-            ? leaf((Float8Vector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getDouble(p)))
+            ? LeafWriter.of(vector, path, LeafWriter.Kind.DOUBLE)
             : null;
       case DECIMAL:
         return decimal(path, (DecimalType) type, vector);
       case CHAR:
       case VARCHAR:
-        return vector instanceof VarCharVector || vector instanceof LargeVarCharVector
+        if (vector instanceof VarCharVector) {
+          return LeafWriter.of(vector, path, LeafWriter.Kind.STRING);
+        }
+        return vector instanceof LargeVarCharVector
             ? leaf(
-                (VariableWidthFieldVector) vector,
+                (LargeVarCharVector) vector,
                 path,
                 (v, s, p, i) -> v.setSafe(i, s.getString(p).toBytes()))
             : null;
@@ -114,7 +117,7 @@ final class FieldWriters {
         return binary(path, vector);
       case DATE:
         return vector instanceof DateDayVector
-            ? leaf((DateDayVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getInt(p)))
+            ? leaf((DateDayVector) vector, path, (v, s, p, i) -> v.set(i, s.getInt(p)))
             : null;
       case TIME_WITHOUT_TIME_ZONE:
         return time(path, vector);
@@ -137,7 +140,7 @@ final class FieldWriters {
 
   private static <V extends FieldVector> FieldWriter<V> leaf(
       V vector, String path, LeafWriter.Setter<V> setter) {
-    return new LeafWriter<>(vector, path, setter);
+    return LeafWriter.of(vector, path, setter);
   }
 
   private static FieldWriter<?> decimal(String path, DecimalType type, FieldVector vector) {
@@ -156,7 +159,7 @@ final class FieldWriters {
         (v, s, p, i) -> {
           DecimalData value = s.getDecimal(p, precision, scale);
           if (value.isCompact()) {
-            v.setSafe(i, value.toUnscaledLong());
+            v.set(i, value.toUnscaledLong());
           } else {
             v.setBigEndianSafe(i, value.toUnscaledBytes());
           }
@@ -189,18 +192,17 @@ final class FieldWriters {
   /** Flink holds TIME as milliseconds of the day whatever its declared precision. */
   private static FieldWriter<?> time(String path, FieldVector vector) {
     if (vector instanceof TimeMilliVector) {
-      return leaf((TimeMilliVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getInt(p)));
+      return leaf((TimeMilliVector) vector, path, (v, s, p, i) -> v.set(i, s.getInt(p)));
     }
     if (vector instanceof TimeMicroVector) {
-      return leaf(
-          (TimeMicroVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getInt(p) * 1_000L));
+      return leaf((TimeMicroVector) vector, path, (v, s, p, i) -> v.set(i, s.getInt(p) * 1_000L));
     }
     if (vector instanceof TimeNanoVector) {
       return leaf(
-          (TimeNanoVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getInt(p) * 1_000_000L));
+          (TimeNanoVector) vector, path, (v, s, p, i) -> v.set(i, s.getInt(p) * 1_000_000L));
     }
     if (vector instanceof TimeSecVector) {
-      return leaf((TimeSecVector) vector, path, (v, s, p, i) -> v.setSafe(i, s.getInt(p) / 1_000));
+      return leaf((TimeSecVector) vector, path, (v, s, p, i) -> v.set(i, s.getInt(p) / 1_000));
     }
     return null;
   }
@@ -216,13 +218,16 @@ final class FieldWriters {
       return null;
     }
     TimeUnit unit = arrowType.getUnit();
+    if (unit == TimeUnit.MILLISECOND) {
+      return LeafWriter.timestampMillis((TimeStampVector) vector, path, precision);
+    }
     return leaf(
         (TimeStampVector) vector,
         path,
         (v, s, p, i) -> {
           TimestampData value = s.getTimestamp(p, precision);
           try {
-            v.setSafe(i, toEpochUnit(value, unit));
+            v.set(i, toEpochUnit(value, unit));
           } catch (ArithmeticException e) {
             throw new InvalidValueException(
                 path, String.format("%s does not fit a timestamp in %s", value, unit));

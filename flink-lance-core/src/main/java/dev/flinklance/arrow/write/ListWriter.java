@@ -31,4 +31,9 @@ final class ListWriter extends RepeatedWriter<ListVector> {
     }
     vector.endValue(index, size);
   }
+
+  @Override
+  void forgetRoom() {
+    elementWriter.forgetRoom();
+  }
 }

@@ -33,4 +33,10 @@ final class MapWriter extends RepeatedWriter<MapVector> {
     }
     vector.endValue(index, size);
   }
+
+  @Override
+  void forgetRoom() {
+    keyWriter.forgetRoom();
+    valueWriter.forgetRoom();
+  }
 }

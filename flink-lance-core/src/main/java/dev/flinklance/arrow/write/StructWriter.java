@@ -48,6 +48,11 @@ final class StructWriter extends FieldWriter<StructVector> {
     fillChildren(index);
   }
 
+  @Override
+  void forgetRoom() {
+    childWriters.forEach(FieldWriter::forgetRoom);
+  }
+
   /** Every child vector keeps a slot per row, whatever the struct holds. */
   private void fillChildren(int index) {
     for (FieldWriter<?> child : childWriters) {

@@ -56,6 +56,11 @@ final class VectorWriter extends FieldWriter<FixedSizeListVector> {
     fillElements(index);
   }
 
+  @Override
+  void forgetRoom() {
+    elementWriter.forgetRoom();
+  }
+
   /** A vector owns {@code dimension} child slots whether or not it is null. */
   private void fillElements(int index) {
     int end = (index + 1) * dimension;

@@ -105,4 +105,134 @@ class ArrowBatchWriterTest {
     }
     return values;
   }
+
+  private static final RowType NARROW =
+      (RowType)
+          DataTypes.ROW(
+                  DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+                  DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)),
+                  DataTypes.FIELD("n", DataTypes.INT()),
+                  DataTypes.FIELD("s", DataTypes.STRING()),
+                  DataTypes.FIELD("d", DataTypes.DOUBLE()))
+              .getLogicalType();
+
+  /**
+   * Strings reach the writer as Java strings, as bytes of their own, inside a binary row (a SQL
+   * projection's), spread over two memory segments or off the heap: each is copied exactly, also
+   * around nulls and across many batches of every size.
+   */
+  @Test
+  void stringsFromEveryKindOfSegmentAndNumbersAcrossBatches() throws Exception {
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowBatchWriter batch =
+            ArrowBatchWriter.create(
+                NARROW, ArrowSchemaConverter.toArrowSchema(NARROW, Map.of()), allocator)) {
+      int id = 0;
+      for (int rows : new int[] {3_000, 50_000, 7, 100_000, 1}) {
+        List<List<Object>> expected = new ArrayList<>();
+        for (int i = 0; i < rows; i++, id++) {
+          String text = id % 5 == 4 ? null : "s-" + id + "-\u00e9\u4e2d".repeat(id % 4);
+          GenericRowData row =
+              GenericRowData.of(
+                  (long) id,
+                  id % 7 == 0
+                      ? null
+                      : org.apache.flink.table.data.TimestampData.fromEpochMillis(id * 10L),
+                  id % 3 == 0 ? null : id,
+                  text == null ? null : string(text, id % 5),
+                  id % 11 == 0 ? null : id / 4.0);
+          batch.write(row);
+          expected.add(
+              java.util.Arrays.asList(
+                  (long) id,
+                  id % 7 == 0
+                      ? null
+                      : java.time.LocalDateTime.ofEpochSecond(
+                          id / 100, (id % 100) * 10_000_000, java.time.ZoneOffset.UTC),
+                  id % 3 == 0 ? null : id,
+                  text,
+                  id % 11 == 0 ? null : id / 4.0));
+        }
+        VectorSchemaRoot root = batch.seal();
+        List<List<Object>> actual = new ArrayList<>();
+        for (int i = 0; i < root.getRowCount(); i++) {
+          List<Object> values = new ArrayList<>();
+          for (FieldVector vector : root.getFieldVectors()) {
+            Object value = vector.getObject(i);
+            values.add(
+                value == null
+                    ? null
+                    : value instanceof org.apache.arrow.vector.util.Text t ? t.toString() : value);
+          }
+          actual.add(values);
+        }
+        assertThat(actual).isEqualTo(expected);
+        batch.reset();
+      }
+    }
+  }
+
+  /** {@code text} in one of the forms Flink hands strings on. */
+  private static StringData string(String text, int form) {
+    byte[] utf8 = text.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+    switch (form) {
+      case 0:
+        return StringData.fromString(text);
+      case 1:
+        return StringData.fromBytes(utf8);
+      case 2:
+        { // inside a binary row, at an offset of a larger segment
+          byte[] padded = new byte[utf8.length + 13];
+          System.arraycopy(utf8, 0, padded, 7, utf8.length);
+          return org.apache.flink.table.data.binary.BinaryStringData.fromAddress(
+              new org.apache.flink.core.memory.MemorySegment[] {
+                org.apache.flink.core.memory.MemorySegmentFactory.wrap(padded)
+              },
+              7,
+              utf8.length);
+        }
+      default:
+        { // split over two segments, and off the heap
+          int half = utf8.length / 2;
+          org.apache.flink.core.memory.MemorySegment first =
+              org.apache.flink.core.memory.MemorySegmentFactory.allocateUnpooledOffHeapMemory(
+                  Math.max(1, half));
+          org.apache.flink.core.memory.MemorySegment second =
+              org.apache.flink.core.memory.MemorySegmentFactory.wrap(new byte[utf8.length - half]);
+          first.put(0, utf8, 0, half);
+          second.put(0, utf8, half, utf8.length - half);
+          return org.apache.flink.table.data.binary.BinaryStringData.fromAddress(
+              new org.apache.flink.core.memory.MemorySegment[] {first, second}, 0, utf8.length);
+        }
+    }
+  }
+
+  /**
+   * A batch starts at half the rows of the batch before it, so it grows once instead of doubling
+   * from 1,024 rows, and never larger than that batch was.
+   */
+  @Test
+  void aBatchIsSizedFromTheOneBefore() throws Exception {
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowBatchWriter batch =
+            ArrowBatchWriter.create(
+                NARROW, ArrowSchemaConverter.toArrowSchema(NARROW, Map.of()), allocator)) {
+      assertThat(batch.seal().getVector("id").getValueCapacity()).isLessThan(2_048);
+      batch.reset();
+      for (int i = 0; i < 100_000; i++) {
+        batch.write(GenericRowData.of((long) i, null, i, StringData.fromString("view"), 1.0));
+      }
+      batch.seal();
+      long full = allocator.getAllocatedMemory();
+      batch.reset();
+      VectorSchemaRoot next = batch.seal();
+      assertThat(next.getVector("id").getValueCapacity()).isBetween(50_000, 100_000);
+      assertThat(
+              ((org.apache.arrow.vector.VarCharVector) next.getVector("s"))
+                  .getDataBuffer()
+                  .capacity())
+          .isBetween(4L * 50_000, 4L * 100_000);
+      assertThat(allocator.getAllocatedMemory()).isLessThan(full);
+    }
+  }
 }

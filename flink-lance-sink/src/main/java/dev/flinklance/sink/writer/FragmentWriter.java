@@ -62,7 +62,7 @@ final class FragmentWriter implements AutoCloseable {
     try {
       this.batchAllocator = allocator.newChildAllocator("batch", 0, Long.MAX_VALUE);
       Optional<PrimaryKey> key = config.primaryKey();
-      Schema streamSchema = ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns());
+      Schema streamSchema = config.creationSchema(rowType);
       Schema creationSchema = key.map(k -> k.declareIn(streamSchema)).orElse(streamSchema);
       TableLayout layout =
           TableBootstrap.ensureTable(

@@ -1,20 +1,34 @@
 package dev.flinklance.sink.bench;
 
+import dev.flinklance.arrow.ColumnCompression;
+import dev.flinklance.arrow.Compression;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.testing.BenchRows;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.nio.file.StandardOpenOption;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.common.JobExecutionResult;
+import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
@@ -25,43 +39,49 @@ import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.streaming.util.TestStreamEnvironment;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
-import org.lance.CommitBuilder;
+import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
-import org.lance.Fragment;
-import org.lance.FragmentMetadata;
-import org.lance.Transaction;
-import org.lance.WriteParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
-import org.lance.operation.Append;
 
 /**
- * Throughput of {@link LanceSink} against raw Lance on the same data, measured in one run, and the
- * committer's cost per checkpoint as the table's history grows. Prints results; asserts nothing.
+ * The write path against its limits, in one JVM and one run: narrow event rows and wide vector rows
+ * through {@link LanceSink}, the same Flink job into a {@code DiscardingSink} (Flink's own cost),
+ * raw lance-core streaming the same rows into one fragment (the strongest raw write we know), and
+ * for wide rows the disk (the same bytes through a {@link FileChannel}, forced). Every measurement
+ * runs once per round, in turn, so that background load spreads over all of them; the printout is
+ * the median with min and max, page faults per job, bytes per row on disk, and ratios of the
+ * rounds. Then the writer's memory against {@code sink.max-buffer-size}, a full scan of the tables,
+ * the fragments of a checkpointing job, and the committer's cost against table history. Prints;
+ * asserts nothing.
  *
- * <p>Run with {@code bin/bench [rows=500000] [repetitions=5]}.
+ * <p>Run with {@code bin/bench [narrow-rows=10000000] [wide-rows=300000] [repetitions=5]
+ * [parts=narrow,wide,committer]}.
  */
 public final class SinkBenchmark {
   private static final long BUFFER_BYTES = MemorySize.ofMebiBytes(64).getBytes();
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
-  private static final String RAW_TABLE = "raw-last";
-  private static final String SINK_TABLE = "sink-last";
+  private static final String SINK_JOB = "Flink job into LanceSink";
+  private static final String RAW_AHEAD = "raw lance-core, one stream, generated ahead on a thread";
+  private static final String RAW_COMPRESSED = "raw lance-core, generated ahead, compression ";
+  private static final int WIDE_ROW_BYTES = 8 + 12 + 8 + BenchRows.DIMENSION * 4;
 
   private final Path work;
-  private final MiniCluster cluster;
-  private int runs;
+  private int tables;
 
-  private SinkBenchmark(Path work, MiniCluster cluster) {
+  private SinkBenchmark(Path work) {
     this.work = work;
-    this.cluster = cluster;
   }
 
   public static void main(String[] args) throws Exception {
-    long rows = args.length > 0 ? Long.parseLong(args[0]) : 500_000;
-    int repetitions = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    long narrowRows = args.length > 0 ? Long.parseLong(args[0]) : 10_000_000;
+    long wideRows = args.length > 1 ? Long.parseLong(args[1]) : 300_000;
+    int repetitions = args.length > 2 ? Integer.parseInt(args[2]) : 5;
+    List<String> parts = List.of((args.length > 3 ? args[3] : "narrow,wide,committer").split(","));
     Path work = Files.createTempDirectory("flink-lance-bench");
     Configuration config = REPORTER.addToConfiguration(new Configuration());
     try (MiniCluster cluster =
@@ -73,152 +93,453 @@ public final class SinkBenchmark {
                 .build())) {
       cluster.start();
       TestStreamEnvironment.setAsContext(cluster, 1);
-      new SinkBenchmark(work, cluster).run(rows, repetitions);
+      SinkBenchmark bench = new SinkBenchmark(work);
+      System.out.printf(
+          "flink-lance sink benchmark: %d repetitions, interleaved; median (min-max); %d"
+              + " processors, Java %s%n",
+          repetitions, Runtime.getRuntime().availableProcessors(), Runtime.version());
+      if (parts.contains("narrow")) {
+        bench.narrow(narrowRows, repetitions);
+      }
+      if (parts.contains("wide")) {
+        bench.wide(wideRows, repetitions);
+      }
+      if (parts.contains("committer")) {
+        bench.committerCostByHistory();
+      }
     } finally {
       TestStreamEnvironment.unsetAsContext();
       deleteRecursively(work);
     }
   }
 
-  private void run(long rows, int repetitions) throws Exception {
-    System.out.printf(
-        "flink-lance sink benchmark: %,d rows (id, category, score, %d-dim float vector), %d"
-            + " repetitions, median reported%n",
-        rows, BenchRows.DIMENSION, repetitions);
-    rawLance(10_000, false);
-    sink(10_000, false);
+  // ---------------------------------------------------------------- narrow rows
 
-    List<Double> raw = new ArrayList<>();
-    List<Double> sink = new ArrayList<>();
-    for (int i = 0; i < repetitions; i++) {
-      boolean last = i == repetitions - 1;
-      raw.add(rawLance(rows, last));
-      sink.add(sink(rows, last));
+  private void narrow(long rows, int repetitions) throws Exception {
+    String format = defaultFormat();
+    System.out.printf(
+        "%nnarrow rows: %,d rows of (id BIGINT, ts TIMESTAMP(3), user_id INT, action STRING, value"
+            + " DOUBLE), file format %s, parallelism 1, object reuse on%n",
+        rows, format);
+    int rawBatch = (int) (MemorySize.ofMebiBytes(16).getBytes() / 40);
+    Rounds rounds = new Rounds(rows, NarrowRows.ROW_BYTES);
+    rounds.add(
+        "raw lance-core, one stream, generated on Lance's thread",
+        uri ->
+            RawLance.write(
+                uri, NarrowRows.ARROW_SCHEMA, format, rows, rawBatch, NarrowRows::fill, false));
+    rounds.add(
+        RAW_AHEAD,
+        uri ->
+            RawLance.write(
+                uri, NarrowRows.ARROW_SCHEMA, format, rows, rawBatch, NarrowRows::fill, true));
+    for (Compression compression : List.of(Compression.LZ4, Compression.ZSTD)) {
+      Schema compressed =
+          new ColumnCompression(compression, null, Map.of()).applyTo(NarrowRows.ARROW_SCHEMA);
+      rounds.add(
+          RAW_COMPRESSED + compression,
+          uri -> RawLance.write(uri, compressed, format, rows, rawBatch, NarrowRows::fill, true));
     }
-    double rawRate = median(raw);
-    double sinkRate = median(sink);
-    double bytesPerRow = 8 + 12 + 8 + BenchRows.DIMENSION * 4;
+    rounds.add(
+        "Flink job into a DiscardingSink", uri -> job(narrowJob(rows, new DiscardingSink<>())));
+    for (Compression compression : Compression.values()) {
+      rounds.add(
+          sinkJob(compression), uri -> narrowSink(uri, rows, b -> b.compression(compression)));
+      rounds.keepLast(sinkJob(compression));
+    }
+    rounds.run(repetitions, this::narrowWarmUp);
+
+    Spread discard = rounds.rate("Flink job into a DiscardingSink");
+    Spread sink = rounds.rate(SINK_JOB);
+    String raw = rounds.fastest("raw lance-core, one stream");
     System.out.printf(
-        "  raw Lance (Fragment.write + 1 commit): %,12.0f rows/s  %7.1f MB/s%n",
-        rawRate, rawRate * bytesPerRow / 1e6);
+        "  sink / DiscardingSink job: %s   (goal >= 0.85)%n", sink.ratioTo(discard).format("%.2f"));
     System.out.printf(
-        "  LanceSink (MiniCluster, parallelism 1): %,12.0f rows/s  %7.1f MB/s%n",
-        sinkRate, sinkRate * bytesPerRow / 1e6);
-    System.out.printf("  sink / raw: %.2f   (target >= 0.85)%n", sinkRate / rawRate);
+        "  sink / raw (%s): %s   (goal >= 0.6)%n",
+        raw.substring(raw.indexOf(',') + 2), sink.ratioTo(rounds.rate(raw)).format("%.2f"));
+    System.out.printf(
+        "  DiscardingSink job / raw: %s (Flink's own per-record cost)%n",
+        discard.ratioTo(rounds.rate(raw)).format("%.2f"));
     System.out.printf(
         "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
-        writerPeakBytes() / 1e6, BUFFER_BYTES / 1e6);
-    scanBothTables();
-    fragmentsPerCheckpoint(rows);
-
-    committerCostByHistory();
+        rounds.writerPeak / 1e6, BUFFER_BYTES / 1e6);
+    printCompressionCost(rounds);
   }
 
-  /** The baseline: generate straight into Arrow, write fragment files, commit once. */
-  private double rawLance(long rows, boolean keep) throws Exception {
-    String uri = newTable();
-    long batchRows = BUFFER_BYTES / (8 + 12 + 8 + BenchRows.DIMENSION * 4);
-    long start = System.nanoTime();
-    try (BufferAllocator allocator = new RootAllocator()) {
-      try (Dataset created =
-          Dataset.write()
-              .allocator(allocator)
-              .uri(uri)
-              .schema(BenchRows.ARROW_SCHEMA)
-              .mode(WriteParams.WriteMode.CREATE)
-              .execute()) {
-        List<FragmentMetadata> fragments = new ArrayList<>();
-        for (long from = 0; from < rows; from += batchRows) {
-          try (VectorSchemaRoot root = VectorSchemaRoot.create(BenchRows.ARROW_SCHEMA, allocator)) {
-            BenchRows.fill(root, from, Math.min(rows, from + batchRows));
-            fragments.addAll(
-                Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute());
-          }
-        }
-        try (Transaction append =
-                new Transaction.Builder()
-                    .readVersion(created.version())
-                    .operation(Append.builder().fragments(fragments).build())
-                    .build();
-            Dataset ignored = new CommitBuilder(created).execute(append)) {
-          // one commit for the whole run
-        }
+  /** The sink's job with {@code compression}: the default's is the sink's job of the printout. */
+  private static String sinkJob(Compression compression) {
+    return compression == LanceSinkOptions.SINK_COMPRESSION.defaultValue()
+        ? SINK_JOB
+        : SINK_JOB + ", sink.compression " + compression;
+  }
+
+  /**
+   * Write speed, bytes and full-scan speed (every column, one thread, the last round's table) of
+   * each compression against none, measured in the same rounds.
+   */
+  private static void printCompressionCost(Rounds rounds) throws Exception {
+    Map<Compression, Spread> scans = new LinkedHashMap<>();
+    for (Compression compression : Compression.values()) {
+      scans.put(compression, new Spread());
+      scan(rounds.kept(sinkJob(compression)));
+    }
+    for (int i = 0; i < 3; i++) {
+      for (Compression compression : Compression.values()) {
+        scans.get(compression).add(scan(rounds.kept(sinkJob(compression))));
       }
     }
-    double rate = rows / seconds(start);
-    keepOrDelete(uri, keep, RAW_TABLE);
-    return rate;
+    System.out.printf(
+        "  full scan, one thread, of sink.compression NONE's table: %s rows/s%n",
+        scans.get(Compression.NONE).format("%,.0f"));
+    String none = sinkJob(Compression.NONE);
+    for (Compression compression : List.of(Compression.LZ4, Compression.ZSTD)) {
+      String name = sinkJob(compression);
+      System.out.printf(
+          "  sink.compression %s / NONE: sink write %s, raw write %s, bytes on disk %.2f, full"
+              + " scan %s%n",
+          compression,
+          rounds.rate(name).ratioTo(rounds.rate(none)).format("%.2f"),
+          rounds.rate(RAW_COMPRESSED + compression).ratioTo(rounds.rate(RAW_AHEAD)).format("%.2f"),
+          rounds.bytesPerRow(name).median() / rounds.bytesPerRow(none).median(),
+          scans.get(compression).ratioTo(scans.get(Compression.NONE)).format("%.2f"));
+    }
+    for (Compression compression : Compression.values()) {
+      deleteRecursively(Path.of(rounds.kept(sinkJob(compression))));
+    }
   }
 
-  /** The same rows through a bounded job: generator, LanceSink, commit at end of input. */
-  private double sink(long rows, boolean keep) throws Exception {
+  private void narrowWarmUp() throws Exception {
     String uri = newTable();
-    JobExecutionResult result = sinkJob(uri, rows, 1, 0);
-    keepOrDelete(uri, keep, SINK_TABLE);
-    return rows / (result.getNetRuntime() / 1000.0);
+    narrowSink(uri, 100_000, b -> {});
+    deleteRecursively(Path.of(uri));
+    job(narrowJob(100_000, new DiscardingSink<>()));
+  }
+
+  private JobExecutionResult narrowSink(
+      String uri, long rows, Consumer<LanceSinkBuilder<RowData>> options) throws Exception {
+    LanceSinkBuilder<RowData> builder =
+        LanceSink.forRowData(NarrowRows.ROW_TYPE).path(uri).maxBufferBytes(BUFFER_BYTES);
+    options.accept(builder);
+    return job(narrowJob(rows, builder.build()));
+  }
+
+  private static StreamExecutionEnvironment narrowJob(long rows, Sink<RowData> sink) {
+    return jobInto(rows, NarrowRows::row, NarrowRows.ROW_TYPE, sink, 1, 0);
+  }
+
+  // ---------------------------------------------------------------- wide rows
+
+  private void wide(long rows, int repetitions) throws Exception {
+    String format = defaultFormat();
+    System.out.printf(
+        "%nwide rows: %,d rows of (id BIGINT, category STRING, score DOUBLE, %d-dim float vector),"
+            + " about %,d bytes a row, file format %s, parallelism 1, object reuse on%n",
+        rows, BenchRows.DIMENSION, WIDE_ROW_BYTES, format);
+    Rounds rounds = new Rounds(rows, WIDE_ROW_BYTES);
+    long[] diskBytes = {rows * WIDE_ROW_BYTES};
+    rounds.add(
+        "disk: the sink's bytes through a FileChannel, forced",
+        uri -> disk(uri, diskBytes[0], rows));
+    for (int mebibytes : new int[] {8, 16}) {
+      int batchRows = (int) (MemorySize.ofMebiBytes(mebibytes).getBytes() / WIDE_ROW_BYTES);
+      rounds.add(
+          "raw lance-core, one stream of " + mebibytes + " MiB batches",
+          uri ->
+              RawLance.write(
+                  uri, BenchRows.ARROW_SCHEMA, format, rows, batchRows, BenchRows::fill, false));
+    }
+    rounds.add(
+        "raw lance-core, one stream of 16 MiB batches generated ahead",
+        uri -> {
+          int batchRows = (int) (MemorySize.ofMebiBytes(16).getBytes() / WIDE_ROW_BYTES);
+          return RawLance.write(
+              uri, BenchRows.ARROW_SCHEMA, format, rows, batchRows, BenchRows::fill, true);
+        });
+    rounds.add(
+        "Flink job into LanceSink",
+        uri -> {
+          JobExecutionResult result = wideSink(uri, rows, 1, 0);
+          diskBytes[0] = dataBytes(uri);
+          return result;
+        });
+    String vectorsCompressed = SINK_JOB + ", every column ZSTD, the vector's too";
+    rounds.add(
+        vectorsCompressed,
+        uri ->
+            wideSink(
+                uri,
+                rows,
+                1,
+                0,
+                b ->
+                    b.compression(Compression.ZSTD)
+                        .columnCompression("embedding", Compression.ZSTD)));
+    rounds.keepLast("Flink job into LanceSink");
+    rounds.keepLast("raw lance-core, one stream of 16 MiB batches");
+    rounds.run(repetitions, this::wideWarmUp);
+
+    Spread sink = rounds.rate("Flink job into LanceSink");
+    String raw = rounds.fastest("raw lance-core");
+    System.out.printf(
+        "  sink / raw (%s): %s   (goal >= 0.9)%n",
+        raw.substring(raw.indexOf(',') + 2), sink.ratioTo(rounds.rate(raw)).format("%.2f"));
+    System.out.printf(
+        "  sink / disk: %s%n",
+        sink.ratioTo(rounds.rate("disk: the sink's bytes through a FileChannel, forced"))
+            .format("%.2f"));
+    System.out.printf(
+        "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
+        rounds.writerPeak / 1e6, BUFFER_BYTES / 1e6);
+    System.out.printf(
+        "  every column ZSTD / the sink's default: speed %s, bytes on disk %.2f%n",
+        rounds.rate(vectorsCompressed).ratioTo(sink).format("%.2f"),
+        rounds.bytesPerRow(vectorsCompressed).median() / rounds.bytesPerRow(SINK_JOB).median());
+    scanBothTables(
+        rounds.kept("raw lance-core, one stream of 16 MiB batches"),
+        rounds.kept("Flink job into LanceSink"));
+    fragmentsPerCheckpoint(rows);
+  }
+
+  private void wideWarmUp() throws Exception {
+    String uri = newTable();
+    wideSink(uri, 10_000, 1, 0);
+    deleteRecursively(Path.of(uri));
   }
 
   /**
    * @param checkpointMillis checkpoint interval, 0 for none
    */
-  private JobExecutionResult sinkJob(String uri, long rows, int parallelism, long checkpointMillis)
+  private JobExecutionResult wideSink(String uri, long rows, int parallelism, long checkpointMillis)
       throws Exception {
+    return wideSink(uri, rows, parallelism, checkpointMillis, b -> {});
+  }
+
+  private JobExecutionResult wideSink(
+      String uri,
+      long rows,
+      int parallelism,
+      long checkpointMillis,
+      Consumer<LanceSinkBuilder<RowData>> options)
+      throws Exception {
+    LanceSinkBuilder<RowData> builder =
+        LanceSink.forRowData(BenchRows.ROW_TYPE)
+            .path(uri)
+            .vectorColumn("embedding", BenchRows.DIMENSION)
+            .maxBufferBytes(BUFFER_BYTES);
+    options.accept(builder);
+    return job(
+        jobInto(
+            rows,
+            BenchRows::row,
+            BenchRows.ROW_TYPE,
+            builder.build(),
+            parallelism,
+            checkpointMillis));
+  }
+
+  /**
+   * The disk's limit: {@code bytes} written through a FileChannel in 8 MiB writes, then forced.
+   *
+   * @return the rows per second these bytes hold
+   */
+  private static double disk(String uri, long bytes, long rows) throws IOException {
+    Path file = Path.of(uri + ".bin");
+    ByteBuffer chunk = ByteBuffer.allocateDirect(8 << 20);
+    byte[] noise = new byte[chunk.capacity()];
+    new Random(42).nextBytes(noise);
+    chunk.put(noise).flip();
+    long start = System.nanoTime();
+    try (FileChannel channel =
+        FileChannel.open(file, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+      for (long written = 0; written < bytes; ) {
+        chunk.rewind();
+        chunk.limit((int) Math.min(chunk.capacity(), bytes - written));
+        while (chunk.hasRemaining()) {
+          written += channel.write(chunk);
+        }
+      }
+      channel.force(true);
+    }
+    double seconds = (System.nanoTime() - start) / 1e9;
+    Files.delete(file);
+    return rows / seconds;
+  }
+
+  // ---------------------------------------------------------------- jobs
+
+  private static StreamExecutionEnvironment jobInto(
+      long rows,
+      GeneratorFunction<Long, RowData> generator,
+      RowType type,
+      Sink<RowData> sink,
+      int parallelism,
+      long checkpointMillis) {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(parallelism);
     if (checkpointMillis > 0) {
       env.enableCheckpointing(checkpointMillis);
     }
     // The sink copies each record into Arrow at once, so it is safe with object reuse, which
-    // spares Flink's defensive copy of every record (3 KB here) between chained operators.
+    // spares Flink's defensive copy of every record between chained operators.
     env.getConfig().enableObjectReuse();
     env.fromSource(
             new DataGeneratorSource<>(
-                (GeneratorFunction<Long, RowData>) BenchRows::row,
-                rows,
-                RateLimiterStrategy.noOp(),
-                InternalTypeInfo.of(BenchRows.ROW_TYPE)),
+                generator, rows, RateLimiterStrategy.noOp(), InternalTypeInfo.of(type)),
             WatermarkStrategy.noWatermarks(),
             "rows")
-        .sinkTo(
-            LanceSink.forRowData(BenchRows.ROW_TYPE)
-                .path(uri)
-                .vectorColumn("embedding", BenchRows.DIMENSION)
-                .maxBufferBytes(BUFFER_BYTES)
-                .build());
-    return env.execute("bench-" + runs);
+        .sinkTo(sink);
+    return env;
   }
 
-  private void keepOrDelete(String uri, boolean keep, String name) throws Exception {
-    if (keep) {
-      Files.move(Path.of(uri), work.resolve(name));
-    } else {
-      deleteRecursively(Path.of(uri));
+  private static JobExecutionResult job(StreamExecutionEnvironment env) throws Exception {
+    return env.execute("bench");
+  }
+
+  // ---------------------------------------------------------------- rounds
+
+  /** A measurement: a job (its net runtime counts) or a timed write returning rows per second. */
+  @FunctionalInterface
+  private interface Measured {
+    Object run(String uri) throws Exception;
+  }
+
+  /** Interleaved repetitions of named measurements, with page faults and bytes on disk. */
+  private final class Rounds {
+    private final long rows;
+    private final int rowBytes;
+    private final Map<String, Measured> measurements = new LinkedHashMap<>();
+    private final Map<String, Spread> rates = new LinkedHashMap<>();
+    private final Map<String, Spread> faults = new LinkedHashMap<>();
+    private final Map<String, Spread> bytesPerRow = new LinkedHashMap<>();
+    private final Map<String, String> kept = new LinkedHashMap<>();
+    long writerPeak;
+
+    Rounds(long rows, int rowBytes) {
+      this.rows = rows;
+      this.rowBytes = rowBytes;
+    }
+
+    void add(String name, Measured measured) {
+      measurements.put(name, measured);
+      rates.put(name, new Spread());
+      faults.put(name, new Spread());
+      bytesPerRow.put(name, new Spread());
+    }
+
+    /** Keeps the table of the last repetition of {@code name} for later reads. */
+    void keepLast(String name) {
+      kept.put(name, null);
+    }
+
+    String kept(String name) {
+      return kept.get(name);
+    }
+
+    void run(int repetitions, WarmUp warmUp) throws Exception {
+      warmUp.run();
+      for (int round = 0; round < repetitions; round++) {
+        for (Map.Entry<String, Measured> measurement : measurements.entrySet()) {
+          String name = measurement.getKey();
+          String uri = newTable();
+          System.gc();
+          long faultsBefore = PageFaults.sofar();
+          Object result = measurement.getValue().run(uri);
+          long faultsAfter = PageFaults.sofar();
+          double rate;
+          if (result instanceof JobExecutionResult job) {
+            rate = rows / (job.getNetRuntime() / 1000.0);
+            writerPeak = Math.max(writerPeak, writerPeakBytes(job.getJobID()));
+          } else {
+            rate = (Double) result;
+          }
+          rates.get(name).add(rate);
+          faults.get(name).add(faultsAfter - faultsBefore);
+          if (Files.isDirectory(Path.of(uri))) {
+            bytesPerRow.get(name).add(dataBytes(uri) / (double) rows);
+            if (kept.containsKey(name) && round == repetitions - 1) {
+              kept.put(name, uri);
+            } else {
+              deleteRecursively(Path.of(uri));
+            }
+          }
+        }
+      }
+      print();
+    }
+
+    private void print() {
+      int width = measurements.keySet().stream().mapToInt(String::length).max().orElse(10);
+      System.out.printf(
+          "  %-" + width + "s  %-32s %-22s %-26s %s%n",
+          "",
+          "rows/s",
+          "MB/s",
+          "page faults per job",
+          "bytes/row on disk");
+      for (String name : measurements.keySet()) {
+        Spread rate = rates.get(name);
+        System.out.printf(
+            "  %-" + width + "s  %-32s %-22s %-26s %s%n",
+            name,
+            rate.format("%,.0f"),
+            String.format(
+                "%.0f (%.0f-%.0f)",
+                rate.median() * rowBytes / 1e6,
+                rate.min() * rowBytes / 1e6,
+                rate.max() * rowBytes / 1e6),
+            faults.get(name).format("%,.0f"),
+            bytesPerRow.get(name).isEmpty()
+                ? ""
+                : String.format("%.2f", bytesPerRow.get(name).median()));
+      }
+    }
+
+    Spread rate(String name) {
+      return rates.get(name);
+    }
+
+    Spread bytesPerRow(String name) {
+      return bytesPerRow.get(name);
+    }
+
+    /** The measurement whose name starts with {@code prefix} with the highest median rate. */
+    String fastest(String prefix) {
+      return rates.entrySet().stream()
+          .filter(e -> e.getKey().startsWith(prefix))
+          .max((a, b) -> Double.compare(a.getValue().median(), b.getValue().median()))
+          .orElseThrow()
+          .getKey();
     }
   }
 
+  @FunctionalInterface
+  private interface WarmUp {
+    void run() throws Exception;
+  }
+
+  // ---------------------------------------------------------------- reads, fragments, committer
+
   /**
-   * A full scan of the last repetition's tables (every column, one thread): what the fragment count
-   * costs a reader.
+   * A full scan of the last repetition's tables (every column, one thread): the sink's table
+   * against the raw baseline's.
    */
-  private void scanBothTables() throws Exception {
-    String raw = work.resolve(RAW_TABLE).toString();
-    String sink = work.resolve(SINK_TABLE).toString();
+  private void scanBothTables(String raw, String sink) throws Exception {
     scan(raw);
     scan(sink);
-    List<Double> rawRates = new ArrayList<>();
-    List<Double> sinkRates = new ArrayList<>();
+    Spread rawRates = new Spread();
+    Spread sinkRates = new Spread();
     for (int i = 0; i < 3; i++) {
       rawRates.add(scan(raw));
       sinkRates.add(scan(sink));
     }
     System.out.printf(
-        "  full scan: raw Lance's table (%d fragments) %,.0f rows/s, the sink's (%d fragments)"
-            + " %,.0f rows/s; ratio %.2f%n",
+        "  full scan, one thread: raw lance-core's table (%d fragments) %,.0f rows/s, the sink's"
+            + " (%d fragments) %,.0f rows/s; sink / raw %s%n",
         fragments(raw),
-        median(rawRates),
+        rawRates.median(),
         fragments(sink),
-        median(sinkRates),
-        median(sinkRates) / median(rawRates));
+        sinkRates.median(),
+        sinkRates.ratioTo(rawRates).format("%.2f"));
   }
 
   private static double scan(String uri) throws Exception {
@@ -232,7 +553,7 @@ public final class SinkBenchmark {
         rows += reader.getVectorSchemaRoot().getRowCount();
       }
     }
-    return rows / seconds(start);
+    return rows / ((System.nanoTime() - start) / 1e9);
   }
 
   private static int fragments(String uri) {
@@ -245,8 +566,8 @@ public final class SinkBenchmark {
   /** A streaming job at parallelism 2 checkpointing every second: fragments per commit. */
   private void fragmentsPerCheckpoint(long rows) throws Exception {
     String uri = newTable();
-    sinkJob(uri, rows, 2, 1_000);
-    int commits = 0;
+    wideSink(uri, rows, 2, 1_000);
+    int commits;
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
       commits = (int) dataset.version() - 1;
@@ -259,13 +580,12 @@ public final class SinkBenchmark {
     deleteRecursively(Path.of(uri));
   }
 
-  private long writerPeakBytes() {
-    return REPORTER.findGroups("Writer").stream()
-        .flatMap(group -> REPORTER.getMetricsByGroup(group).entrySet().stream())
-        .filter(e -> e.getKey().equals("lanceArrowPeakBytes"))
+  private static long writerPeakBytes(JobID job) {
+    return REPORTER.findMetrics(job, "lanceArrowPeakBytes").entrySet().stream()
+        .filter(e -> e.getKey().contains("Writer"))
         .mapToLong(e -> (Long) ((Gauge<?>) e.getValue()).getValue())
         .max()
-        .orElse(-1);
+        .orElse(0);
   }
 
   /**
@@ -276,16 +596,17 @@ public final class SinkBenchmark {
    * compaction shows the fragment-count effect.
    */
   private void committerCostByHistory() throws Exception {
+    System.out.printf("%ncommitter%n");
     commitTimes(200, 0);
     double[] compacted = commitTimes(1_000, 50);
     double[] accumulated = commitTimes(1_000, 0);
     System.out.printf(
-        "  committer per checkpoint, compaction every 50 commits: %.2f ms at ~10 versions, %.2f ms"
-            + " at ~1,000 versions; ratio %.2f (target <= 1.5)%n",
+        "  per checkpoint, compaction every 50 commits: %.2f ms at ~10 versions, %.2f ms at ~1,000"
+            + " versions; ratio %.2f (target <= 1.5)%n",
         compacted[0], compacted[1], compacted[1] / compacted[0]);
     System.out.printf(
-        "  committer per checkpoint, no compaction (1,000 fragments at the end): %.2f ms at ~10"
-            + " versions, %.2f ms at ~1,000 versions%n",
+        "  per checkpoint, no compaction (1,000 fragments at the end): %.2f ms at ~10 versions,"
+            + " %.2f ms at ~1,000 versions%n",
         accumulated[0], accumulated[1]);
   }
 
@@ -294,9 +615,10 @@ public final class SinkBenchmark {
    * @return median milliseconds of commits 2..21 and of the last 20
    */
   private double[] commitTimes(int commits, int compactEvery) throws Exception {
-    LanceSinkConfig config = committerConfig();
+    Configuration conf = new Configuration();
+    conf.set(LanceDatasetOptions.PATH, newTable());
     long[] nanos = new long[commits];
-    try (CommitterProbe probe = new CommitterProbe(config)) {
+    try (CommitterProbe probe = new CommitterProbe(LanceSinkConfig.from(conf))) {
       for (int checkpoint = 1; checkpoint <= commits; checkpoint++) {
         nanos[checkpoint - 1] = probe.commitCheckpoint(checkpoint);
         if (compactEvery > 0 && checkpoint % compactEvery == 0) {
@@ -307,34 +629,51 @@ public final class SinkBenchmark {
     return new double[] {medianMillis(nanos, 1, 21), medianMillis(nanos, commits - 20, commits)};
   }
 
-  private LanceSinkConfig committerConfig() {
-    Configuration conf = new Configuration();
-    conf.set(LanceDatasetOptions.PATH, newTable());
-    return LanceSinkConfig.from(conf);
-  }
-
   private static double medianMillis(long[] nanos, int from, int to) {
     long[] window = Arrays.copyOfRange(nanos, from, to);
     Arrays.sort(window);
     return window[window.length / 2] / 1e6;
   }
 
+  // ---------------------------------------------------------------- tables
+
+  /** The file format Lance gives a table created without one (what the sink creates). */
+  private String defaultFormat() {
+    String uri = newTable();
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset =
+            Dataset.write()
+                .allocator(allocator)
+                .uri(uri)
+                .schema(NarrowRows.ARROW_SCHEMA)
+                .mode(org.lance.WriteParams.WriteMode.CREATE)
+                .execute()) {
+      return dataset.getLanceFileFormatVersion();
+    } finally {
+      try {
+        deleteRecursively(Path.of(uri));
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
+    }
+  }
+
+  /** Bytes of the table's data files. */
+  private static long dataBytes(String uri) throws IOException {
+    try (Stream<Path> files = Files.walk(Path.of(uri, "data"))) {
+      return files.filter(Files::isRegularFile).mapToLong(p -> p.toFile().length()).sum();
+    }
+  }
+
   private String newTable() {
-    return work.resolve("t" + (runs++)).toString();
+    return work.resolve("t" + (tables++)).toString();
   }
 
-  private static double seconds(long startNanos) {
-    return (System.nanoTime() - startNanos) / 1e9;
-  }
-
-  private static double median(List<Double> values) {
-    List<Double> sorted = new ArrayList<>(values);
-    sorted.sort(Double::compare);
-    return sorted.get(sorted.size() / 2);
-  }
-
-  private static void deleteRecursively(Path path) throws Exception {
-    try (var files = Files.walk(path)) {
+  private static void deleteRecursively(Path path) throws IOException {
+    if (!Files.exists(path)) {
+      return;
+    }
+    try (Stream<Path> files = Files.walk(path)) {
       files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
     }
   }

@@ -329,8 +329,7 @@ public class LanceCatalog extends AbstractCatalog {
                             PrimaryKey.of(
                                 declaredType, constraint.getColumns(), path.getFullName())));
     RowType rowType = key.map(k -> k.withKeysNotNull(declaredType)).orElse(declaredType);
-    Schema columns =
-        invalid(() -> ArrowSchemaConverter.toArrowSchema(rowType, config.vectorColumns()));
+    Schema columns = invalid(() -> config.creationSchema(rowType));
     Schema schema = key.map(k -> k.declareIn(columns)).orElse(columns);
     if (tableExists(path)) {
       if (ignoreIfExists) {

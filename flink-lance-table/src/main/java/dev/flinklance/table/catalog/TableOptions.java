@@ -1,6 +1,7 @@
 package dev.flinklance.table.catalog;
 
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import java.util.HashMap;
 import java.util.Map;
@@ -26,7 +27,10 @@ public final class TableOptions {
       Set.of(
           LanceDatasetOptions.VECTOR_COLUMNS.key(),
           LanceDatasetOptions.STABLE_ROW_IDS.key(),
-          LanceDatasetOptions.DATA_STORAGE_VERSION.key());
+          LanceDatasetOptions.DATA_STORAGE_VERSION.key(),
+          LanceSinkOptions.SINK_COMPRESSION.key(),
+          LanceSinkOptions.SINK_COMPRESSION_LEVEL.key(),
+          LanceSinkOptions.SINK_COMPRESSION_COLUMNS.key());
 
   private static final Set<String> ALLOWED = allowedKeys();
 
