@@ -28,6 +28,9 @@ public final class ArrowColumnarBatch {
   }
 
   /**
+   * A view of the batch {@code root} holds now: make one per loaded batch (views remember what they
+   * asked of its vectors once, such as whether array elements hold NULLs).
+   *
    * @param columns the columns of the produced rows, in their order; each must be in {@code root}
    * @param dictionaries resolves dictionary-encoded columns (the reader that produced the batch)
    * @throws UnsupportedArrowTypeException naming a column without a Flink type
