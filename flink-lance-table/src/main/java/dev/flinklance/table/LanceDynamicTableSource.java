@@ -6,6 +6,7 @@ import dev.flinklance.table.lookup.LookupPlanner;
 import dev.flinklance.table.source.LanceScan;
 import dev.flinklance.table.source.LanceSource;
 import dev.flinklance.table.source.LanceSourceConfig;
+import dev.flinklance.table.source.RowCountFormat;
 import dev.flinklance.table.vector.VectorSearchPlanner;
 import java.util.ArrayList;
 import java.util.List;
@@ -13,13 +14,16 @@ import java.util.Map;
 import java.util.Optional;
 import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.connector.source.DynamicTableSource;
+import org.apache.flink.table.connector.source.InputFormatProvider;
 import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
 import org.apache.flink.table.connector.source.VectorSearchTableSource;
+import org.apache.flink.table.connector.source.abilities.SupportsAggregatePushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsProjectionPushDown;
+import org.apache.flink.table.expressions.AggregateExpression;
 import org.apache.flink.table.expressions.ResolvedExpression;
 import org.apache.flink.table.types.DataType;
 import org.apache.flink.table.types.logical.RowType;
@@ -28,8 +32,9 @@ import org.apache.flink.table.types.logical.RowType;
  * The SQL face of {@link LanceSource}: a bounded scan, or a streaming read of appended rows or of
  * every change ({@code scan.streaming}, {@code scan.changelog}), with projection, filter and limit
  * (bounded only) pushed into Lance. Filters Lance cannot evaluate exactly as Flink does stay in
- * Flink. It is also the table {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}) and the
- * table a lookup join reads ({@link LookupPlanner}), with the projection and the pushed filters.
+ * Flink. A bounded {@code COUNT(*)} without grouping is Lance's row count ({@link RowCountFormat}).
+ * It is also the table {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}) and the table a
+ * lookup join reads ({@link LookupPlanner}), with the projection and the pushed filters.
  */
 final class LanceDynamicTableSource
     implements ScanTableSource,
@@ -37,13 +42,15 @@ final class LanceDynamicTableSource
         LookupTableSource,
         SupportsProjectionPushDown,
         SupportsFilterPushDown,
-        SupportsLimitPushDown {
+        SupportsLimitPushDown,
+        SupportsAggregatePushDown {
   private final LanceSourceConfig config;
   private final LanceReadSchema tableSchema;
   private final Map<String, String> options;
   private RowType producedType;
   private final List<String> filters;
   private Long limit;
+  private boolean countOnly;
 
   /**
    * @param options the table's options (the vector search and the lookup join read theirs)
@@ -53,7 +60,7 @@ final class LanceDynamicTableSource
       LanceReadSchema tableSchema,
       Map<String, String> options,
       RowType producedType) {
-    this(config, tableSchema, options, producedType, List.of(), null);
+    this(config, tableSchema, options, producedType, List.of(), null, false);
   }
 
   private LanceDynamicTableSource(
@@ -62,13 +69,15 @@ final class LanceDynamicTableSource
       Map<String, String> options,
       RowType producedType,
       List<String> filters,
-      Long limit) {
+      Long limit,
+      boolean countOnly) {
     this.config = config;
     this.tableSchema = tableSchema;
     this.options = options;
     this.producedType = producedType;
     this.filters = new ArrayList<>(filters);
     this.limit = limit;
+    this.countOnly = countOnly;
   }
 
   @Override
@@ -79,6 +88,9 @@ final class LanceDynamicTableSource
   @Override
   public ScanRuntimeProvider getScanRuntimeProvider(ScanContext context) {
     LanceScan scan = config.scan(producedType, pushedFilter(), limit);
+    if (countOnly) {
+      return InputFormatProvider.of(new RowCountFormat(scan));
+    }
     return SourceProvider.of(LanceSource.of(scan), config.parallelism());
   }
 
@@ -141,9 +153,38 @@ final class LanceDynamicTableSource
     this.limit = limit;
   }
 
+  /**
+   * Takes {@code COUNT(*)} (or {@code COUNT(1)}) without grouping from a bounded read, after the
+   * filters Lance took: Flink sums the one row it gives. Anything else stays Flink's.
+   */
+  @Override
+  public boolean applyAggregates(
+      List<int[]> groupingSets, List<AggregateExpression> aggregates, DataType producedDataType) {
+    if (config.streaming() != null
+        || limit != null
+        || groupingSets.size() != 1
+        || groupingSets.get(0).length != 0
+        || aggregates.size() != 1
+        || !countsRows(aggregates.get(0))) {
+      return false;
+    }
+    countOnly = true;
+    producedType = (RowType) producedDataType.getLogicalType();
+    return true;
+  }
+
+  /** COUNT(*) and COUNT(1): the planner's Count1AggFunction, not on a connector's class path. */
+  private static boolean countsRows(AggregateExpression aggregate) {
+    return aggregate.getArgs().isEmpty()
+        && !aggregate.isDistinct()
+        && aggregate.getFilterExpression().isEmpty()
+        && aggregate.getFunctionDefinition().getClass().getSimpleName().equals("Count1AggFunction");
+  }
+
   @Override
   public DynamicTableSource copy() {
-    return new LanceDynamicTableSource(config, tableSchema, options, producedType, filters, limit);
+    return new LanceDynamicTableSource(
+        config, tableSchema, options, producedType, filters, limit, countOnly);
   }
 
   @Override
