@@ -52,6 +52,7 @@ class ArchitectureDocTest {
           "SimpleVersionedSerializer",
           "SimpleVersionedSerializerTypeSerializerProxy",
           "SinkTestSuiteBase",
+          "SourceTestSuiteBase",
           "SpecializedFunction",
           "SqlGateway",
           "StandaloneSessionClusterEntrypoint",

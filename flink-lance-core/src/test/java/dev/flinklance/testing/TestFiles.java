@@ -34,6 +34,13 @@ public final class TestFiles {
     return digests;
   }
 
+  /** Deletes {@code root} and everything under it (a test's scratch directory). */
+  public static void deleteRecursively(Path root) throws IOException {
+    try (Stream<Path> files = Files.walk(root)) {
+      files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
+    }
+  }
+
   public static String sha256(InputStream content) throws IOException {
     try {
       MessageDigest digest = MessageDigest.getInstance("SHA-256");

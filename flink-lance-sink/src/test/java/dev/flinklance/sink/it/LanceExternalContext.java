@@ -2,6 +2,7 @@ package dev.flinklance.sink.it;
 
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestFiles;
 import java.net.URL;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,9 +77,7 @@ final class LanceExternalContext implements DataStreamSinkV2ExternalContext<Stri
 
   @Override
   public void close() throws Exception {
-    try (var files = Files.walk(directory)) {
-      files.sorted((a, b) -> b.compareTo(a)).forEach(p -> p.toFile().delete());
-    }
+    TestFiles.deleteRecursively(directory);
   }
 
   @Override
