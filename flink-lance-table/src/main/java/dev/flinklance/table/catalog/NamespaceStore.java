@@ -357,16 +357,22 @@ final class NamespaceStore implements CatalogStore {
 
   /**
    * Defence in depth before deleting data the namespace left behind: a directory namespace's table
-   * lies strictly inside its root; any table lies below its bucket or directory.
+   * lies strictly inside its root; any table lies below its bucket or directory (a bucket, a
+   * trailing-slash root or the namespace's own __manifest table is never a table's data).
    */
   private void checkDeletable(String location) {
     String decoded = plain(location);
     String root = connection.properties().get("root");
+    String[] segments = decoded.substring(decoded.indexOf("://") + 3).split("/+");
+    boolean named =
+        segments.length >= 2
+            && !segments[segments.length - 1].isEmpty()
+            && !segments[segments.length - 1].equals("__manifest");
     boolean inside =
-        root == null
-            ? decoded.substring(decoded.indexOf("://") + 3).contains("/")
-            : decoded.startsWith(plain(root).replaceAll("/+$", "") + "/")
-                && decoded.length() > plain(root).replaceAll("/+$", "").length() + 1;
+        named
+            && (root == null
+                || decoded.startsWith(plain(root).replaceAll("/+$", "") + "/")
+                    && decoded.length() > plain(root).replaceAll("/+$", "").length() + 1);
     if (!inside) {
       throw new IllegalStateException(
           String.format(
