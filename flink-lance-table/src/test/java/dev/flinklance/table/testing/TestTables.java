@@ -52,7 +52,7 @@ public final class TestTables {
               ArrowSchemaConverter.toArrowSchema(rowType, vectorColumns),
               stableRowIds,
               null)
-          .orElseThrow()
+          .orElseThrow(() -> new IllegalStateException("A table at " + uri + " already exists"))
           .close();
     }
   }
