@@ -36,6 +36,9 @@ import org.lance.schema.LanceSchema;
 public final class PrimaryKey implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  /** Keys travel in write results and committables with their column count in one byte. */
+  static final int MAX_COLUMNS = Byte.MAX_VALUE;
+
   public static final String LANCE_PRIMARY_KEY = "lance-schema:unenforced-primary-key";
   public static final String LANCE_PRIMARY_KEY_POSITION =
       "lance-schema:unenforced-primary-key:position";
@@ -62,6 +65,12 @@ public final class PrimaryKey implements Serializable {
     if (columns.isEmpty()) {
       throw new IllegalArgumentException(
           String.format("Primary key of Lance table '%s' names no column", table));
+    }
+    if (columns.size() > MAX_COLUMNS) {
+      throw new IllegalArgumentException(
+          String.format(
+              "Primary key of Lance table '%s' names %d columns; at most %d are supported",
+              table, columns.size(), MAX_COLUMNS));
     }
     List<KeyType> kinds = new ArrayList<>();
     List<LogicalType> types = new ArrayList<>();

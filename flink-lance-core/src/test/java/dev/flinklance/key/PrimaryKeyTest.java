@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -52,6 +53,30 @@ class PrimaryKeyTest {
         .hasMessageContaining("names column 'id' twice");
     assertThatThrownBy(() -> PrimaryKey.of(ROWS, List.of(), "/t"))
         .hasMessageContaining("names no column");
+  }
+
+  @Test
+  void theWidestKeyTheWireFormCarriesIsAcceptedAndAWiderOneRefused() throws Exception {
+    List<String> names = new ArrayList<>();
+    List<DataTypes.Field> fields = new ArrayList<>();
+    for (int i = 0; i <= PrimaryKey.MAX_COLUMNS; i++) {
+      names.add("k" + i);
+      fields.add(DataTypes.FIELD("k" + i, DataTypes.INT()));
+    }
+    RowType wide = (RowType) DataTypes.ROW(fields).getLogicalType();
+    assertThatThrownBy(() -> PrimaryKey.of(wide, names, "/t"))
+        .hasMessageContaining("names 128 columns; at most 127");
+
+    PrimaryKey widest = PrimaryKey.of(wide, names.subList(0, PrimaryKey.MAX_COLUMNS), "/t");
+    Object[] values = new Object[names.size()];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = i;
+    }
+    RowKey key = widest.keyOf(GenericRowData.of(values));
+    DataOutputSerializer out = new DataOutputSerializer(1024);
+    RowKeyCodec.writeList(List.of(key), out);
+    assertThat(RowKeyCodec.readList(new DataInputDeserializer(out.getCopyOfBuffer())))
+        .containsExactly(key);
   }
 
   @Test
