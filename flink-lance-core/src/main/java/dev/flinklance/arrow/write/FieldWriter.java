@@ -57,13 +57,6 @@ abstract class FieldWriter<V extends FieldVector> {
   /** A non-null value nobody reads: zero bits, an empty string, an empty list. */
   abstract void setPlaceholder(int index);
 
-  /**
-   * Marks the slot null. Freshly allocated Arrow validity buffers are zeroed, so a scalar slot only
-   * needs capacity; nested writers override this to keep their children aligned.
-   */
-  void setNull(int index) {
-    while (vector.getValueCapacity() <= index) {
-      vector.reAlloc();
-    }
-  }
+  /** Marks the slot null, whatever a failed row left there. */
+  abstract void setNull(int index);
 }

@@ -3,6 +3,7 @@ package dev.flinklance.arrow.write;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
@@ -117,9 +118,14 @@ final class LeafWriter<V extends FieldVector> extends FieldWriter<V> {
     }
   }
 
+  /**
+   * Clears the slot's validity bit: a failed row may have set it before the row that takes its
+   * place writes a null here.
+   */
   @Override
   void setNull(int index) {
-    makeRoom(index); // freshly allocated validity bits are zero: null
+    makeRoom(index);
+    BitVectorHelper.unsetBit(vector.getValidityBuffer(), index);
   }
 
   private void makeRoom(int index) {

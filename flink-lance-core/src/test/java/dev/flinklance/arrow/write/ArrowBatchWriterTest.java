@@ -74,6 +74,30 @@ class ArrowBatchWriterTest {
     }
   }
 
+  /**
+   * The next row's nulls are nulls, also in the columns the failed row had already written: a
+   * slot's validity bit set by the failed row must not survive into the row that takes its place.
+   */
+  @Test
+  void theNextRowsNullsReplaceWhatAFailedRowWrote() throws Exception {
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowBatchWriter batch =
+            ArrowBatchWriter.create(
+                TYPE, ArrowSchemaConverter.toArrowSchema(TYPE, Map.of("vec", 3)), allocator)) {
+      batch.write(row(1, "one", 3));
+      assertThatThrownBy(() -> batch.write(row(2, "two", 4)))
+          .isInstanceOf(InvalidValueException.class);
+      GenericRowData nulls = GenericRowData.of(3L, null, null, null, null, null);
+      nulls.setField(5, new GenericArrayData(new float[] {3, 3, 3}));
+      batch.write(nulls);
+
+      VectorSchemaRoot root = batch.seal();
+      assertThat(root.getRowCount()).isEqualTo(2);
+      assertThat(values(root, 1))
+          .containsExactly("3", "null", "null", "null", "null", "[3.0,3.0,3.0]");
+    }
+  }
+
   private static GenericRowData row(long id, String name, int dimension) {
     float[] vector = new float[dimension];
     java.util.Arrays.fill(vector, id);
