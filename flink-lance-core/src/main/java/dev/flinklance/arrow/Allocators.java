@@ -2,16 +2,19 @@ package dev.flinklance.arrow;
 
 import java.time.Duration;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Closing the Arrow allocators of operators. Lance releases the buffers it imported (the batches of
- * a fragment write, a scanner's batches) on its own threads, sometimes after the call that used
- * them has returned or failed; an allocator closed in that window reports a leak, as an {@link
- * IllegalStateException} from {@code close()}. Thrown from an operator's close, that exception took
- * the whole TaskManager down in our tests (Flink treats it as fatal), with every other job on it.
+ * Arrow allocators of operators: where the writers' batch memory comes from, and closing them.
+ *
+ * <p>Lance releases the buffers it imported (the batches of a fragment write, a scanner's batches)
+ * on its own threads, sometimes after the call that used them has returned or failed; an allocator
+ * closed in that window reports a leak, as an {@link IllegalStateException} from {@code close()}.
+ * Thrown from an operator's close, that exception took the whole TaskManager down in our tests
+ * (Flink treats it as fatal), with every other job on it.
  */
 @Internal
 public final class Allocators {
@@ -20,6 +23,18 @@ public final class Allocators {
   private static final long POLL_MS = 10;
 
   private Allocators() {}
+
+  /**
+   * An allocator for the batches a writer fills and hands to Lance: its memory comes from {@code
+   * malloc}, which reuses freed batch buffers instead of faulting fresh pages in (see {@link
+   * MallocAllocationManager}).
+   */
+  public static RootAllocator forBatches() {
+    return new RootAllocator(
+        RootAllocator.configBuilder()
+            .allocationManagerFactory(MallocAllocationManager.FACTORY)
+            .build());
+  }
 
   /**
    * Closes {@code allocator} once whatever it still lends out is back, waiting a few seconds for

@@ -13,7 +13,6 @@ import dev.flinklance.sink.writer.TableBootstrap.TableLayout;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -58,7 +57,7 @@ final class FragmentWriter implements AutoCloseable {
     this.bytesSent = context.metricGroup().getNumBytesSendCounter();
     boolean creator = context.getTaskInfo().getIndexOfThisSubtask() == 0;
     this.batchBytes = config.maxBufferBytes() / 2;
-    this.allocator = new RootAllocator();
+    this.allocator = Allocators.forBatches();
     try {
       this.batchAllocator = allocator.newChildAllocator("batch", 0, Long.MAX_VALUE);
       Optional<PrimaryKey> key = config.primaryKey();
