@@ -34,6 +34,9 @@ public final class ArrowBatchWriter implements AutoCloseable {
   /** Rows the next batch is allocated for, with the bytes a value of each column took. */
   private int nextRows = INITIAL_CAPACITY;
 
+  /** The batch is full and may not grow: {@link #nextRowWouldOutgrow} said so. */
+  private boolean endedFull;
+
   private final double[] bytesPerValue;
 
   private ArrowBatchWriter(
@@ -98,7 +101,8 @@ public final class ArrowBatchWriter implements AutoCloseable {
       return false; // vectors only grow, so there is still room
     }
     knownCapacity = capacity();
-    return rowCount > 0 && rowCount >= knownCapacity && allocatedBytes * 2 > limitBytes;
+    endedFull = rowCount > 0 && rowCount >= knownCapacity && allocatedBytes * 2 > limitBytes;
+    return endedFull;
   }
 
   /** Rows every top-level vector has room for without growing. */
@@ -119,16 +123,18 @@ public final class ArrowBatchWriter implements AutoCloseable {
   }
 
   /**
-   * Sizes the next batch for half of this one's rows, so that it grows at most once to this one's
-   * size instead of doubling all the way from {@link #INITIAL_CAPACITY} (every doubling a fresh
-   * allocation, page faults and a copy). Half, because a batch that its memory limit ended may have
-   * no room for a single row more: allocated at that size, the next would end after one row.
+   * Sizes the next batch from this one, so that it does not double its way up from {@link
+   * #INITIAL_CAPACITY} (every doubling a fresh allocation, a copy and zeroed memory: a quarter of
+   * the writer's time on vector rows). A batch that ended full at its memory limit is allocated at
+   * its row count: the next one fills it exactly, without growing. Any other (ended by the bytes of
+   * its strings, or by a checkpoint) at half its rows, so that it grows at most once: allocated at
+   * the size that crossed the limit, the next would end after one row.
    */
   private void sizeNextBatch() {
     if (rowCount == 0) {
       return;
     }
-    nextRows = Math.max(INITIAL_CAPACITY, rowCount / 2);
+    nextRows = endedFull ? rowCount : Math.max(INITIAL_CAPACITY, rowCount / 2);
     List<FieldVector> vectors = root.getFieldVectors();
     for (int i = 0; i < vectors.size(); i++) {
       if (vectors.get(i) instanceof BaseVariableWidthVector variable) {
@@ -148,6 +154,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
     allocate();
     rowCount = 0;
     knownCapacity = 0;
+    endedFull = false;
   }
 
   private void allocate() {

@@ -3,6 +3,8 @@ package dev.flinklance.arrow.write;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.memory.util.LargeMemoryUtil;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVectorHelper;
 import org.apache.arrow.vector.FieldVector;
@@ -10,7 +12,9 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.flink.core.memory.MemorySegment;
 import org.apache.flink.table.data.ArrayData;
+import org.apache.flink.table.data.binary.BinaryArrayData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.LogicalTypeRoot;
 
@@ -24,11 +28,15 @@ final class BulkElementCopier {
   private final FieldVector vector;
   private final LogicalTypeRoot elementType;
   private final boolean elementsNullable;
+  private final int width;
+  private ArrowBuf viewed;
+  private ByteBuffer view;
 
   private BulkElementCopier(FieldVector vector, LogicalType elementType) {
     this.vector = vector;
     this.elementType = elementType.getTypeRoot();
     this.elementsNullable = elementType.isNullable();
+    this.width = ((BaseFixedWidthVector) vector).getTypeWidth();
   }
 
   /** A copier for the element type and child vector, or null if there is no fast path. */
@@ -58,23 +66,47 @@ final class BulkElementCopier {
     while (vector.getValueCapacity() < start + size) {
       vector.reAlloc();
     }
-    switch (elementType) {
-      case FLOAT -> values(start, size, Float.BYTES).asFloatBuffer().put(array.toFloatArray());
-      case DOUBLE -> values(start, size, Double.BYTES).asDoubleBuffer().put(array.toDoubleArray());
-      case TINYINT -> values(start, size, Byte.BYTES).put(array.toByteArray());
-      case INTEGER -> values(start, size, Integer.BYTES).asIntBuffer().put(array.toIntArray());
-      default -> values(start, size, Long.BYTES).asLongBuffer().put(array.toLongArray());
+    ByteBuffer slots = slots(start, size);
+    if (!(array instanceof BinaryArrayData binary) || !copyBinary(binary, slots)) {
+      switch (elementType) {
+        case FLOAT -> slots.asFloatBuffer().put(array.toFloatArray());
+        case DOUBLE -> slots.asDoubleBuffer().put(array.toDoubleArray());
+        case TINYINT -> slots.put(array.toByteArray());
+        case INTEGER -> slots.asIntBuffer().put(array.toIntArray());
+        default -> slots.asLongBuffer().put(array.toLongArray());
+      }
     }
     markValid(vector.getValidityBuffer(), start, size);
     return true;
   }
 
-  /** A little-endian (Arrow's byte order) view of the value slots, for one bulk copy. */
-  private ByteBuffer values(int start, int size, int width) {
-    return vector
-        .getDataBuffer()
-        .nioBuffer((long) start * width, size * width)
-        .order(ByteOrder.LITTLE_ENDIAN);
+  /**
+   * A little-endian (Arrow's byte order) view of the value slots, for one bulk copy. The view of
+   * the whole data buffer is kept until the buffer changes: making one is a reflective call.
+   */
+  private ByteBuffer slots(int start, int size) {
+    ArrowBuf data = vector.getDataBuffer();
+    if (data != viewed) {
+      view = data.nioBuffer(0, LargeMemoryUtil.checkedCastToInt(data.capacity()));
+      viewed = data;
+    }
+    return view.slice(start * width, size * width).order(ByteOrder.LITTLE_ENDIAN);
+  }
+
+  /**
+   * A SQL query's arrays come in Flink's binary format: their values, in the platform's byte order
+   * (little-endian wherever Lance runs), are copied from the memory segment as they lie, without
+   * first becoming a Java array. False if they span segments.
+   */
+  private static boolean copyBinary(BinaryArrayData array, ByteBuffer slots) {
+    MemorySegment[] segments = array.getSegments();
+    int offset = array.getOffset() + BinaryArrayData.calculateHeaderInBytes(array.size());
+    int bytes = slots.remaining();
+    if (segments.length != 1 || offset + bytes > segments[0].size()) {
+      return false;
+    }
+    segments[0].get(offset, slots, bytes);
+    return true;
   }
 
   /**

@@ -232,8 +232,8 @@ class ArrowBatchWriterTest {
   }
 
   /**
-   * A batch starts at half the rows of the batch before it, so it grows once instead of doubling
-   * from 1,024 rows, and never larger than that batch was.
+   * A batch that a checkpoint ended starts at half its rows, so the next grows once instead of
+   * doubling from 1,024 rows, and never larger than that batch was.
    */
   @Test
   void aBatchIsSizedFromTheOneBefore() throws Exception {
@@ -257,6 +257,40 @@ class ArrowBatchWriterTest {
                   .capacity())
           .isBetween(4L * 50_000, 4L * 100_000);
       assertThat(allocator.getAllocatedMemory()).isLessThan(full);
+    }
+  }
+
+  /**
+   * A batch that ended full at its memory limit is followed by one of the same rows, which fills up
+   * without growing (growing copies the batch and zeroes memory).
+   */
+  @Test
+  void aBatchThatEndedFullIsFollowedByOneThatNeedsNoGrowth() throws Exception {
+    long limit = 4L << 20;
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowBatchWriter batch =
+            ArrowBatchWriter.create(
+                NARROW, ArrowSchemaConverter.toArrowSchema(NARROW, Map.of()), allocator)) {
+      int first = fillUntilFull(batch, allocator, limit);
+      batch.seal();
+      batch.reset();
+      int capacity = batch.seal().getVector("id").getValueCapacity();
+      assertThat(capacity).isGreaterThanOrEqualTo(first);
+      batch.reset();
+
+      int second = fillUntilFull(batch, allocator, limit);
+      VectorSchemaRoot sealed = batch.seal();
+      assertThat(second).isEqualTo(first);
+      assertThat(sealed.getVector("id").getValueCapacity()).isEqualTo(capacity);
+    }
+  }
+
+  private static int fillUntilFull(ArrowBatchWriter batch, BufferAllocator allocator, long limit) {
+    for (int i = 0; ; i++) {
+      if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), limit)) {
+        return batch.rowCount();
+      }
+      batch.write(GenericRowData.of((long) i, null, i, StringData.fromString("view"), 1.0));
     }
   }
 }

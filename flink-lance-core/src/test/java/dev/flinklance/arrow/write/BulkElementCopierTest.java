@@ -13,7 +13,9 @@ import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.flink.table.api.DataTypes;
+import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.GenericArrayData;
+import org.apache.flink.table.data.binary.BinaryArrayData;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -67,8 +69,57 @@ class BulkElementCopierTest {
     }
   }
 
+  /** The array as Java code builds it and as a SQL query hands it on (Flink's binary format). */
   private static void assertCopied(
       FieldVector vector, LogicalType elementType, GenericArrayData array, int start) {
+    FieldVector again = vector.getField().createVector(vector.getAllocator());
+    assertCopied(vector, elementType, (ArrayData) array, start);
+    assertCopied(again, elementType, binary(array, elementType), start);
+  }
+
+  private static ArrayData binary(GenericArrayData array, LogicalType elementType) {
+    return switch (elementType.getTypeRoot()) {
+      case FLOAT -> BinaryArrayData.fromPrimitiveArray(array.toFloatArray());
+      case DOUBLE -> BinaryArrayData.fromPrimitiveArray(array.toDoubleArray());
+      case TINYINT -> BinaryArrayData.fromPrimitiveArray(array.toByteArray());
+      case INTEGER -> BinaryArrayData.fromPrimitiveArray(array.toIntArray());
+      default -> BinaryArrayData.fromPrimitiveArray(array.toLongArray());
+    };
+  }
+
+  /**
+   * Many arrays one after the other, so that the vector grows under the copier several times: every
+   * value lands in the grown buffer.
+   */
+  @Test
+  void copiesAcrossGrowthOfTheVector() {
+    try (BufferAllocator allocator = new RootAllocator();
+        Float4Vector vector = new Float4Vector("f", allocator)) {
+      vector.allocateNew(16);
+      BulkElementCopier copier =
+          BulkElementCopier.of(DataTypes.FLOAT().notNull().getLogicalType(), vector);
+      int arrays = 500;
+      int dimension = 24;
+      for (int a = 0; a < arrays; a++) {
+        float[] values = new float[dimension];
+        for (int i = 0; i < dimension; i++) {
+          values[i] = a * 1000 + i;
+        }
+        ArrayData array =
+            a % 2 == 0 ? new GenericArrayData(values) : BinaryArrayData.fromPrimitiveArray(values);
+        assertThat(copier.copy(array, a * dimension)).isTrue();
+      }
+      vector.setValueCount(arrays * dimension);
+      for (int a = 0; a < arrays; a++) {
+        for (int i = 0; i < dimension; i++) {
+          assertThat(vector.get(a * dimension + i)).isEqualTo(a * 1000f + i);
+        }
+      }
+    }
+  }
+
+  private static void assertCopied(
+      FieldVector vector, LogicalType elementType, ArrayData array, int start) {
     try (vector) {
       vector.allocateNew();
       BulkElementCopier copier = BulkElementCopier.of(elementType, vector);
@@ -90,7 +141,7 @@ class BulkElementCopierTest {
 
   /** Reads element {@code i} of a primitive array as the boxed value Arrow would return. */
   private static final class ArrayElement {
-    static Object of(GenericArrayData array, LogicalType type, int i) {
+    static Object of(ArrayData array, LogicalType type, int i) {
       return switch (type.getTypeRoot()) {
         case FLOAT -> array.getFloat(i);
         case DOUBLE -> array.getDouble(i);
