@@ -25,15 +25,12 @@ public final class Allocators {
   private Allocators() {}
 
   /**
-   * An allocator for the batches a writer fills and hands to Lance: its memory comes from {@code
-   * malloc}, which reuses freed batch buffers instead of faulting fresh pages in (see {@link
-   * MallocAllocationManager}).
+   * An allocator for the batches a writer fills and hands to Lance: memory from {@code malloc},
+   * with freed batch buffers kept for the next batch while the memory in use plus the memory kept
+   * stays within {@code limitBytes} (see {@link RecycledBlocks}).
    */
-  public static RootAllocator forBatches() {
-    return new RootAllocator(
-        RootAllocator.configBuilder()
-            .allocationManagerFactory(MallocAllocationManager.FACTORY)
-            .build());
+  public static RootAllocator forBatches(long limitBytes) {
+    return new BatchAllocator(limitBytes);
   }
 
   /**

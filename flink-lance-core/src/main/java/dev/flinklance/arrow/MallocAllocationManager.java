@@ -7,41 +7,43 @@ import org.apache.arrow.memory.ReferenceManager;
 import org.apache.arrow.memory.util.MemoryUtil;
 
 /**
- * Arrow memory straight from the C allocator ({@code malloc}), for the batches the sink fills and
- * hands to Lance. Arrow's default (Netty's pooled arenas) gives a multi-MiB batch buffer a fresh
- * chunk most of the time, freshly mapped pages that the kernel zeroes on first touch: page faults
- * were a fifth of the writer threads' CPU profile on narrow rows. glibc's malloc keeps freed blocks
- * of that size and hands them out again (its mmap threshold grows with the blocks freed), which
- * also cut the faults inside Lance's own encoder, as it allocates from the same heap.
+ * Arrow memory from {@code malloc}, through a writer's {@link RecycledBlocks}, for the batches the
+ * sink fills and hands to Lance. Arrow's default (Netty's pooled arenas) gave most multi-MiB batch
+ * buffers a fresh chunk, freshly mapped pages that the kernel zeroes on first touch: page faults
+ * were a fifth of the writer threads' CPU profile on narrow rows.
  *
- * <p>Arrow's own {@code arrow-memory-unsafe} does this too, but on the classpath it becomes the
- * default allocation manager of every allocator in the JVM (Arrow prefers it to Netty's when both
- * are present); this one serves only the allocators {@link Allocators#forBatches} makes.
+ * <p>Arrow's own {@code arrow-memory-unsafe} allocates from malloc too, but on the classpath it
+ * becomes the default allocation manager of every allocator in the JVM (Arrow prefers it to Netty's
+ * when both are present), and it keeps nothing for reuse.
  */
 final class MallocAllocationManager extends AllocationManager {
   private static final ArrowBuf EMPTY =
       new ArrowBuf(ReferenceManager.NO_OP, null, 0, MemoryUtil.allocateMemory(0));
 
-  static final Factory FACTORY =
-      new Factory() {
-        @Override
-        public AllocationManager create(BufferAllocator accountingAllocator, long size) {
-          return new MallocAllocationManager(accountingAllocator, size);
-        }
-
-        @Override
-        public ArrowBuf empty() {
-          return EMPTY;
-        }
-      };
-
+  private final RecycledBlocks blocks;
   private final long address;
   private final long size;
 
-  private MallocAllocationManager(BufferAllocator accountingAllocator, long size) {
+  private MallocAllocationManager(
+      BufferAllocator accountingAllocator, RecycledBlocks blocks, long size) {
     super(accountingAllocator);
-    this.address = MemoryUtil.allocateMemory(size);
+    this.blocks = blocks;
+    this.address = blocks.allocate(size);
     this.size = size;
+  }
+
+  static Factory factory(RecycledBlocks blocks) {
+    return new Factory() {
+      @Override
+      public AllocationManager create(BufferAllocator accountingAllocator, long size) {
+        return new MallocAllocationManager(accountingAllocator, blocks, size);
+      }
+
+      @Override
+      public ArrowBuf empty() {
+        return EMPTY;
+      }
+    };
   }
 
   @Override
@@ -56,6 +58,6 @@ final class MallocAllocationManager extends AllocationManager {
 
   @Override
   protected void release0() {
-    MemoryUtil.freeMemory(address);
+    blocks.free(address, size);
   }
 }

@@ -57,7 +57,7 @@ final class FragmentWriter implements AutoCloseable {
     this.bytesSent = context.metricGroup().getNumBytesSendCounter();
     boolean creator = context.getTaskInfo().getIndexOfThisSubtask() == 0;
     this.batchBytes = config.maxBufferBytes() / 2;
-    this.allocator = Allocators.forBatches();
+    this.allocator = Allocators.forBatches(config.maxBufferBytes());
     try {
       this.batchAllocator = allocator.newChildAllocator("batch", 0, Long.MAX_VALUE);
       Optional<PrimaryKey> key = config.primaryKey();
