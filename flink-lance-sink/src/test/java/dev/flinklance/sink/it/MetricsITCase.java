@@ -86,6 +86,34 @@ class MetricsITCase {
     assertThat(TableMetrics.prefixedNames(REPORTER, job)).isEmpty();
   }
 
+  /** A sink with a primary key: its writer's and committer's metrics in the table's group too. */
+  @Test
+  void anUpsertSinkReportsItsBuffersAndReplacedRowsUnderTheTable() throws Exception {
+    String table = dir.resolve("t").toString();
+    upsert(table);
+    JobID job = upsert(table); // the same keys again: every row replaced
+
+    TableMetrics metrics = TableMetrics.of(REPORTER, job, table);
+    assertThat(metrics.on("Writer").all())
+        .extracting(TableMetrics.Reported::name)
+        .containsOnly("arrowPeakBytes", "bufferedKeys", "changeBufferBytes")
+        .hasSize(6); // three of each of two writers
+    assertThat(metrics.on("Committer").count("removedRows")).isEqualTo(ROWS);
+    assertThat(metrics.on("Committer").gauges("lastKeyLookupMs"))
+        .anySatisfy(ms -> assertThat(ms).isNotNegative());
+    assertThat(metrics.identifiers())
+        .allSatisfy(id -> assertThat(id).contains(".lance.table." + table + "."));
+    assertThat(TableMetrics.prefixedNames(REPORTER, job)).isEmpty();
+  }
+
+  private static JobID upsert(String table) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.fromSource(TestRows.source(ROWS), WatermarkStrategy.noWatermarks(), "ids")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).primaryKey("id").build());
+    return env.execute().getJobID();
+  }
+
   /**
    * A 2 MB buffer over ~5 MB of vectors: the writer streams every batch into ONE fragment file
    * (there is a single commit at the end of input), its Arrow memory stays about the limit (what
