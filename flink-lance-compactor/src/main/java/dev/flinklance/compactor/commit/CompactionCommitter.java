@@ -104,7 +104,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   @Override
   public void open() throws Exception {
     super.open();
-    metrics = new CompactionMetrics(getMetricGroup());
+    metrics = new CompactionMetrics(getMetricGroup(), table);
     sideFiles = SideFiles.of(table);
     commit = new CompactionCommit(config, sideFiles);
     cleanup =

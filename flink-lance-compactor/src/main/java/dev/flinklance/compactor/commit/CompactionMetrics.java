@@ -1,5 +1,7 @@
 package dev.flinklance.compactor.commit;
 
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.metrics.LanceMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
@@ -18,19 +20,20 @@ final class CompactionMetrics {
   private volatile long lastDurationMs = -1;
   private volatile long lastVersion = -1;
 
-  CompactionMetrics(MetricGroup group) {
-    this.committed = group.counter("lanceCompactionsCommitted");
-    this.failed = group.counter("lanceCompactionsFailed");
-    this.conflicts = group.counter("lanceCompactionConflicts");
-    this.rowsRewritten = group.counter("lanceRowsRewritten");
-    this.bytesRewritten = group.counter("lanceBytesRewritten");
-    this.fragmentsRewritten = group.counter("lanceFragmentsRewritten");
-    this.lineageBytesSpilled = group.counter("lanceLineageBytesSpilled");
-    this.sideFilesDeleted = group.counter("lanceSideFilesDeleted");
-    group.gauge("lanceFragmentsBeforeCompaction", () -> fragmentsBefore);
-    group.gauge("lanceFragmentsAfterCompaction", () -> fragmentsAfter);
-    group.gauge("lanceLastCompactionDurationMs", () -> lastDurationMs);
-    group.gauge("lanceLastCompactionVersion", () -> lastVersion);
+  CompactionMetrics(MetricGroup operator, LanceDataset table) {
+    MetricGroup group = LanceMetrics.tableGroup(operator, table);
+    this.committed = group.counter("compactionsCommitted");
+    this.failed = group.counter("compactionsFailed");
+    this.conflicts = group.counter("compactionConflicts");
+    this.rowsRewritten = group.counter("rowsRewritten");
+    this.bytesRewritten = group.counter("bytesRewritten");
+    this.fragmentsRewritten = group.counter("fragmentsRewritten");
+    this.lineageBytesSpilled = group.counter("lineageBytesSpilled");
+    this.sideFilesDeleted = group.counter("sideFilesDeleted");
+    group.gauge("fragmentsBeforeCompaction", () -> fragmentsBefore);
+    group.gauge("fragmentsAfterCompaction", () -> fragmentsAfter);
+    group.gauge("lastCompactionDurationMs", () -> lastDurationMs);
+    group.gauge("lastCompactionVersion", () -> lastVersion);
   }
 
   void finished(CompactionSummary summary) {

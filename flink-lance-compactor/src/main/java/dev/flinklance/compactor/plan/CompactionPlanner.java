@@ -3,6 +3,7 @@ package dev.flinklance.compactor.plan;
 import dev.flinklance.compactor.BackgroundLanceOperator;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.MailboxOperatorFactory;
+import dev.flinklance.metrics.LanceMetrics;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -11,6 +12,7 @@ import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.runtime.state.StateSnapshotContext;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
@@ -82,8 +84,9 @@ public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask
   @Override
   public void open() throws Exception {
     super.open();
-    plans = getMetricGroup().counter("lanceCompactionPlans");
-    getMetricGroup().gauge("lanceCompactionCandidates", () -> lastCandidates);
+    MetricGroup metrics = LanceMetrics.tableGroup(getMetricGroup(), table);
+    plans = metrics.counter("compactionPlans");
+    metrics.gauge("compactionCandidates", () -> lastCandidates);
     scheduleTimer();
   }
 

@@ -43,7 +43,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
   public void open(org.apache.flink.api.common.functions.OpenContext context) {
     executor = NativeWorkers.singleThread("lance-rewrite-" + table.uri());
     handle = new TableHandle(table);
-    metrics = new RewriteMetrics(getRuntimeContext().getMetricGroup());
+    metrics = new RewriteMetrics(getRuntimeContext().getMetricGroup(), table);
   }
 
   @Override

@@ -1,5 +1,7 @@
 package dev.flinklance.compactor.rewrite;
 
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.metrics.LanceMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
@@ -9,10 +11,11 @@ final class RewriteMetrics {
   private final Counter failures;
   private volatile long lastDurationMs = -1;
 
-  RewriteMetrics(MetricGroup group) {
-    this.tasks = group.counter("lanceRewriteTasks");
-    this.failures = group.counter("lanceRewriteFailures");
-    group.gauge("lanceLastRewriteDurationMs", () -> lastDurationMs);
+  RewriteMetrics(MetricGroup operator, LanceDataset table) {
+    MetricGroup group = LanceMetrics.tableGroup(operator, table);
+    this.tasks = group.counter("rewriteTasks");
+    this.failures = group.counter("rewriteFailures");
+    group.gauge("lastRewriteDurationMs", () -> lastDurationMs);
   }
 
   void rewritten(long durationMs) {

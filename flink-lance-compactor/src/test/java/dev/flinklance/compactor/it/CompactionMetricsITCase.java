@@ -10,6 +10,7 @@ import dev.flinklance.compactor.plan.PlanRequest;
 import dev.flinklance.compactor.rewrite.RewriteFunction;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TableMetrics;
 import dev.flinklance.testing.TestClusters;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -21,9 +22,6 @@ import java.util.Map;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Gauge;
-import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -59,25 +57,41 @@ class CompactionMetricsITCase {
 
     JobID job = pass(table, new RewriteFunction(config(table).dataset()));
 
-    Map<String, Metric> metrics = REPORTER.findMetrics(job, "lance");
+    TableMetrics metrics = TableMetrics.of(REPORTER, job, table);
     long sideFileBytes = Files.size(Path.of(table).resolve(LineageTables.sideFiles(table).get(0)));
-    assertThat(count(metrics, "lanceCompactionsCommitted")).isEqualTo(1);
-    assertThat(count(metrics, "lanceCompactionsFailed")).isZero();
-    assertThat(count(metrics, "lanceCompactionConflicts")).isZero();
-    assertThat(count(metrics, "lanceFragmentsRewritten")).isEqualTo(fragmentsBefore);
-    assertThat(count(metrics, "lanceRowsRewritten")).isEqualTo(2_000);
-    assertThat(count(metrics, "lanceBytesRewritten")).isPositive();
-    assertThat(count(metrics, "lanceLineageBytesSpilled")).isEqualTo(sideFileBytes);
-    assertThat(count(metrics, "lanceSideFilesDeleted")).isEqualTo(1);
-    assertThat(gauge(metrics, "lanceFragmentsBeforeCompaction")).isEqualTo((long) fragmentsBefore);
-    assertThat(gauge(metrics, "lanceFragmentsAfterCompaction")).isEqualTo(1L);
-    assertThat(gauge(metrics, "lanceLastCompactionVersion"))
-        .isEqualTo(LanceTestTables.latestVersion(table));
-    assertThat((Long) gauge(metrics, "lanceLastCompactionDurationMs")).isNotNegative();
-    assertThat(count(metrics, "lanceCompactionPlans")).isEqualTo(1);
-    assertThat(count(metrics, "lanceRewriteTasks")).isPositive();
-    assertThat(count(metrics, "lanceRewriteFailures")).isZero();
+    assertThat(metrics.count("compactionsCommitted")).isEqualTo(1);
+    assertThat(metrics.count("compactionsFailed")).isZero();
+    assertThat(metrics.count("compactionConflicts")).isZero();
+    assertThat(metrics.count("fragmentsRewritten")).isEqualTo(fragmentsBefore);
+    assertThat(metrics.count("rowsRewritten")).isEqualTo(2_000);
+    assertThat(metrics.count("bytesRewritten")).isPositive();
+    assertThat(metrics.count("lineageBytesSpilled")).isEqualTo(sideFileBytes);
+    assertThat(metrics.count("sideFilesDeleted")).isEqualTo(1);
+    assertThat(metrics.gauges("fragmentsBeforeCompaction")).containsExactly((long) fragmentsBefore);
+    assertThat(metrics.gauges("fragmentsAfterCompaction")).containsExactly(1L);
+    assertThat(metrics.gauges("lastCompactionVersion"))
+        .containsExactly(LanceTestTables.latestVersion(table));
+    assertThat(metrics.gauges("lastCompactionDurationMs"))
+        .singleElement()
+        .satisfies(ms -> assertThat(ms).isNotNegative());
+    assertThat(metrics.count("compactionPlans")).isEqualTo(1);
+    assertThat(metrics.count("rewriteTasks")).isPositive();
+    assertThat(metrics.count("rewriteFailures")).isZero();
     assertThat(Files.exists(orphan)).isFalse();
+
+    // each operator's metrics in the group lance, keyed by the table
+    assertThat(metrics.on(CompactionTopology.PLANNER_NAME).all())
+        .extracting(TableMetrics.Reported::name)
+        .containsExactlyInAnyOrder("compactionPlans", "compactionCandidates");
+    assertThat(metrics.on(CompactionTopology.WORKERS_NAME).all())
+        .extracting(TableMetrics.Reported::name)
+        .containsExactlyInAnyOrder("rewriteTasks", "rewriteFailures", "lastRewriteDurationMs");
+    assertThat(metrics.on(CompactionTopology.COMMITTER_NAME).all())
+        .extracting(TableMetrics.Reported::name)
+        .contains("compactionsCommitted", "lineageBytesSpilled", "lastCompactionVersion");
+    assertThat(metrics.identifiers())
+        .allSatisfy(id -> assertThat(id).contains(".lance.table." + table + "."));
+    assertThat(TableMetrics.prefixedNames(REPORTER, job)).isEmpty();
   }
 
   @Test
@@ -88,9 +102,9 @@ class CompactionMetricsITCase {
 
     JobID job = pass(table, new DeletingRewrite(config(table)));
 
-    Map<String, Metric> metrics = REPORTER.findMetrics(job, "lance");
-    assertThat(count(metrics, "lanceCompactionConflicts")).isEqualTo(1);
-    assertThat(count(metrics, "lanceCompactionsCommitted")).isZero();
+    TableMetrics metrics = TableMetrics.of(REPORTER, job, table);
+    assertThat(metrics.count("compactionConflicts")).isEqualTo(1);
+    assertThat(metrics.count("compactionsCommitted")).isZero();
   }
 
   private static CompactionConfig config(String table) {
@@ -107,21 +121,6 @@ class CompactionMetricsITCase {
         null,
         rewrite);
     return env.execute().getJobID();
-  }
-
-  private static long count(Map<String, Metric> metrics, String name) {
-    return metrics.entrySet().stream()
-        .filter(e -> e.getKey().endsWith("." + name))
-        .mapToLong(e -> ((Counter) e.getValue()).getCount())
-        .sum();
-  }
-
-  private static Object gauge(Map<String, Metric> metrics, String name) {
-    return metrics.entrySet().stream()
-        .filter(e -> e.getKey().endsWith("." + name))
-        .map(e -> ((Gauge<?>) e.getValue()).getValue())
-        .findFirst()
-        .orElseThrow(() -> new AssertionError("no metric " + name + " in " + metrics.keySet()));
   }
 
   /** Deletes a row of the fragments it is about to rewrite: a concurrent delete. */

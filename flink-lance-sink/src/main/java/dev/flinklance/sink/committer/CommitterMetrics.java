@@ -1,5 +1,7 @@
 package dev.flinklance.sink.committer;
 
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.metrics.LanceMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
 
@@ -14,15 +16,16 @@ final class CommitterMetrics {
   private volatile long lastCommittedVersion = -1;
   private volatile long lastCommittedCheckpoint = -1;
 
-  CommitterMetrics(MetricGroup group) {
-    this.committedFragments = group.counter("lanceCommittedFragments");
-    this.committedRows = group.counter("lanceCommittedRows");
-    this.dedupedCommits = group.counter("lanceDedupedCommits");
-    this.removedRows = group.counter("lanceRemovedRows");
-    group.gauge("lanceLastKeyLookupMs", () -> lastKeyLookupMs);
-    group.gauge("lanceLastCommitDurationMs", () -> lastCommitDurationMs);
-    group.gauge("lanceLastCommittedVersion", () -> lastCommittedVersion);
-    group.gauge("lanceLastCommittedCheckpoint", () -> lastCommittedCheckpoint);
+  CommitterMetrics(MetricGroup operator, LanceDataset table) {
+    MetricGroup group = LanceMetrics.tableGroup(operator, table);
+    this.committedFragments = group.counter("committedFragments");
+    this.committedRows = group.counter("committedRows");
+    this.dedupedCommits = group.counter("dedupedCommits");
+    this.removedRows = group.counter("removedRows");
+    group.gauge("lastKeyLookupMs", () -> lastKeyLookupMs);
+    group.gauge("lastCommitDurationMs", () -> lastCommitDurationMs);
+    group.gauge("lastCommittedVersion", () -> lastCommittedVersion);
+    group.gauge("lastCommittedCheckpoint", () -> lastCommittedCheckpoint);
   }
 
   void committed(LanceCommittable committable, long version, long durationMs) {

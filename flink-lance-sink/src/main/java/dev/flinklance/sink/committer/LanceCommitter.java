@@ -72,7 +72,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
     this.config = config;
     this.stampedCommit = stampedCommit;
     this.table = config.dataset();
-    this.metrics = new CommitterMetrics(context.metricGroup());
+    this.metrics = new CommitterMetrics(context.metricGroup(), table);
   }
 
   @Override

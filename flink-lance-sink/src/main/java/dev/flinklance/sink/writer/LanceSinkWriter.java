@@ -1,6 +1,7 @@
 package dev.flinklance.sink.writer;
 
 import dev.flinklance.arrow.InvalidValueException;
+import dev.flinklance.metrics.LanceMetrics;
 import dev.flinklance.sink.LanceSinkConfig;
 import java.util.Collection;
 import java.util.List;
@@ -8,6 +9,7 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
@@ -35,8 +37,9 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
     this.recordsSent = context.metricGroup().getNumRecordsSendCounter();
     this.errors = new RecordErrors(config, context);
     this.fragments = new FragmentWriter(config, rowType, context);
-    context.metricGroup().gauge("lanceArrowPeakBytes", fragments::peakBytes);
-    context.metricGroup().gauge("lanceBufferedRows", fragments::bufferedRows);
+    MetricGroup metrics = LanceMetrics.tableGroup(context.metricGroup(), config.dataset());
+    metrics.gauge("arrowPeakBytes", fragments::peakBytes);
+    metrics.gauge("bufferedRows", fragments::bufferedRows);
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.flinklance.sink.writer;
 import dev.flinklance.arrow.InvalidValueException;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
+import dev.flinklance.metrics.LanceMetrics;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
 import java.util.Collection;
@@ -12,6 +13,7 @@ import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.metrics.Counter;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.types.RowKind;
@@ -64,9 +66,10 @@ public final class UpsertSinkWriter<T> implements CommittingSinkWriter<T, LanceW
       fragments.close();
       throw e;
     }
-    context.metricGroup().gauge("lanceArrowPeakBytes", fragments::peakBytes);
-    context.metricGroup().gauge("lanceBufferedKeys", changes::keys);
-    context.metricGroup().gauge("lanceChangeBufferBytes", changes::bytes);
+    MetricGroup metrics = LanceMetrics.tableGroup(context.metricGroup(), config.dataset());
+    metrics.gauge("arrowPeakBytes", fragments::peakBytes);
+    metrics.gauge("bufferedKeys", changes::keys);
+    metrics.gauge("changeBufferBytes", changes::bytes);
   }
 
   @Override

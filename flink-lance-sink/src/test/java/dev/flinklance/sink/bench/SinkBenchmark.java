@@ -8,6 +8,7 @@ import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.testing.BenchRows;
+import dev.flinklance.testing.TableMetrics;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.FileChannel;
@@ -34,7 +35,6 @@ import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.connector.datagen.source.GeneratorFunction;
-import org.apache.flink.metrics.Gauge;
 import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.runtime.minicluster.MiniClusterConfiguration;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
@@ -448,7 +448,7 @@ public final class SinkBenchmark {
           double rate;
           if (result instanceof JobExecutionResult job) {
             rate = rows / (job.getNetRuntime() / 1000.0);
-            writerPeak = Math.max(writerPeak, writerPeakBytes(job.getJobID()));
+            writerPeak = Math.max(writerPeak, writerPeakBytes(job.getJobID(), uri));
           } else {
             rate = (Double) result;
           }
@@ -580,10 +580,9 @@ public final class SinkBenchmark {
     deleteRecursively(Path.of(uri));
   }
 
-  private static long writerPeakBytes(JobID job) {
-    return REPORTER.findMetrics(job, "lanceArrowPeakBytes").entrySet().stream()
-        .filter(e -> e.getKey().contains("Writer"))
-        .mapToLong(e -> (Long) ((Gauge<?>) e.getValue()).getValue())
+  private static long writerPeakBytes(JobID job, String uri) {
+    return TableMetrics.of(REPORTER, job, uri).on("Writer").gauges("arrowPeakBytes").stream()
+        .mapToLong(Long::longValue)
         .max()
         .orElse(0);
   }

@@ -6,6 +6,7 @@ import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TableMetrics;
 import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Files;
@@ -15,7 +16,6 @@ import java.util.stream.Stream;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Gauge;
 import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -40,6 +40,11 @@ class MetricsITCase {
 
   @TempDir Path dir;
 
+  /**
+   * Flink's standard metrics on the writer; the writer's and the committer's own in the group
+   * {@code lance} keyed by the table ({@code
+   * <operator>.<subtask>.lance.table.<path>.committedRows}).
+   */
   @Test
   void reportsRecordsBytesAndCommits() throws Exception {
     String table = dir.resolve("t").toString();
@@ -53,18 +58,60 @@ class MetricsITCase {
     assertThat(sumOf(writerMetrics(job, "numRecordsSend"))).isEqualTo(ROWS);
     assertThat(sumOf(writerMetrics(job, "numBytesSend"))).isEqualTo(dataFileBytes(table));
 
-    Map<String, Metric> committer = REPORTER.findMetrics(job, "lance");
-    assertThat(sumOf(named(committer, "lanceCommittedRows"))).isEqualTo(ROWS);
-    assertThat(sumOf(named(committer, "lanceCommittedFragments")))
+    TableMetrics committer = TableMetrics.of(REPORTER, job, table).on("Committer");
+    assertThat(committer.count("committedRows")).isEqualTo(ROWS);
+    assertThat(committer.count("committedFragments"))
         .isEqualTo(LanceTestTables.fragmentCount(table));
-    assertThat(sumOf(named(committer, "lanceDedupedCommits"))).isZero();
-    assertThat(named(committer, "lanceLastCommittedVersion"))
-        .anySatisfy(
-            m ->
-                assertThat(((Gauge<?>) m).getValue())
-                    .isEqualTo(LanceTestTables.latestVersion(table)));
-    assertThat(named(committer, "lanceLastCommitDurationMs"))
-        .anySatisfy(m -> assertThat((Long) ((Gauge<?>) m).getValue()).isGreaterThanOrEqualTo(0L));
+    assertThat(committer.count("dedupedCommits")).isZero();
+    assertThat(committer.gauges("lastCommittedVersion"))
+        .contains(LanceTestTables.latestVersion(table));
+    assertThat(committer.gauges("lastCommitDurationMs"))
+        .anySatisfy(ms -> assertThat(ms).isNotNegative());
+
+    // the connector's own metrics in the group lance, keyed by the table; Flink's on the operator
+    TableMetrics metrics = TableMetrics.of(REPORTER, job, table);
+    assertThat(metrics.on("Writer").all())
+        .extracting(TableMetrics.Reported::name)
+        .containsOnly("arrowPeakBytes", "bufferedRows")
+        .hasSize(4); // two of each: parallelism 2
+    assertThat(metrics.on("Committer").all())
+        .extracting(TableMetrics.Reported::name)
+        .contains("committedRows", "committedFragments", "lastCommittedVersion");
+    assertThat(metrics.identifiers())
+        .allSatisfy(id -> assertThat(id).contains(".lance.table." + table + "."));
+    assertThat(metrics.identifiers()).noneMatch(id -> id.contains("numRecordsSend"));
+    assertThat(REPORTER.findMetrics(job, "numRecordsSend").keySet())
+        .isNotEmpty()
+        .noneMatch(id -> id.contains(".lance."));
+    assertThat(TableMetrics.prefixedNames(REPORTER, job)).isEmpty();
+  }
+
+  /** A sink with a primary key: its writer's and committer's metrics in the table's group too. */
+  @Test
+  void anUpsertSinkReportsItsBuffersAndReplacedRowsUnderTheTable() throws Exception {
+    String table = dir.resolve("t").toString();
+    upsert(table);
+    JobID job = upsert(table); // the same keys again: every row replaced
+
+    TableMetrics metrics = TableMetrics.of(REPORTER, job, table);
+    assertThat(metrics.on("Writer").all())
+        .extracting(TableMetrics.Reported::name)
+        .containsOnly("arrowPeakBytes", "bufferedKeys", "changeBufferBytes")
+        .hasSize(6); // three of each of two writers
+    assertThat(metrics.on("Committer").count("removedRows")).isEqualTo(ROWS);
+    assertThat(metrics.on("Committer").gauges("lastKeyLookupMs"))
+        .anySatisfy(ms -> assertThat(ms).isNotNegative());
+    assertThat(metrics.identifiers())
+        .allSatisfy(id -> assertThat(id).contains(".lance.table." + table + "."));
+    assertThat(TableMetrics.prefixedNames(REPORTER, job)).isEmpty();
+  }
+
+  private static JobID upsert(String table) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.fromSource(TestRows.source(ROWS), WatermarkStrategy.noWatermarks(), "ids")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).primaryKey("id").build());
+    return env.execute().getJobID();
   }
 
   /**
@@ -95,10 +142,9 @@ class MetricsITCase {
     long dataBytes = rows * (8L + VectorRows.DIMENSION * 4L);
     assertThat(dataBytes).as("more data than the buffer holds").isGreaterThan(2 * maxBuffer);
     assertThat(LanceTestTables.fragmentCount(table)).as("one fragment file").isEqualTo(1);
-    assertThat(writerMetrics(job, "lanceArrowPeakBytes"))
+    assertThat(TableMetrics.of(REPORTER, job, table).on("Writer").gauges("arrowPeakBytes"))
         .singleElement()
-        .satisfies(
-            m -> assertThat((Long) ((Gauge<?>) m).getValue()).isBetween(1L, maxBuffer * 5 / 4));
+        .satisfies(bytes -> assertThat(bytes).isBetween(1L, maxBuffer * 5 / 4));
   }
 
   @Test
@@ -145,12 +191,6 @@ class MetricsITCase {
   private static Stream<Metric> writerMetrics(JobID job, String name) {
     return REPORTER.findMetrics(job, name).entrySet().stream()
         .filter(e -> e.getKey().contains("Writer"))
-        .map(Map.Entry::getValue);
-  }
-
-  private static Stream<Metric> named(Map<String, Metric> metrics, String name) {
-    return metrics.entrySet().stream()
-        .filter(e -> e.getKey().endsWith("." + name))
         .map(Map.Entry::getValue);
   }
 

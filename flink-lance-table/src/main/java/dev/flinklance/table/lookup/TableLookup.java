@@ -7,6 +7,7 @@ import dev.flinklance.index.KeyLookup;
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
+import dev.flinklance.metrics.LanceMetrics;
 import dev.flinklance.table.filter.LanceFilters;
 import dev.flinklance.table.source.FollowedTable;
 import java.util.ArrayList;
@@ -75,10 +76,11 @@ final class TableLookup implements AutoCloseable {
             spec.refreshInterval(),
             spec.producedType(),
             this::describe);
-    this.keysLookedUp = metrics.counter("lanceLookupKeys");
-    this.queries = metrics.counter("lanceLookupQueries");
-    this.retries = metrics.counter("lanceLookupRetries");
-    metrics.gauge("lanceLookupTableVersion", () -> version);
+    MetricGroup group = LanceMetrics.tableGroup(metrics, spec.table());
+    this.keysLookedUp = group.counter("lookupKeys");
+    this.queries = group.counter("lookupQueries");
+    this.retries = group.counter("lookupRetries");
+    group.gauge("lookupTableVersion", () -> version);
   }
 
   void open() {

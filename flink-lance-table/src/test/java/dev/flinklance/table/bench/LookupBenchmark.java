@@ -3,6 +3,7 @@ package dev.flinklance.table.bench;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.table.lookup.LanceScalarIndex;
 import dev.flinklance.table.testing.TestTables;
+import dev.flinklance.testing.TableMetrics;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,8 +13,6 @@ import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.flink.api.common.JobID;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.metrics.Counter;
-import org.apache.flink.metrics.Metric;
 import org.apache.flink.runtime.testutils.InMemoryReporter;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.EnvironmentSettings;
@@ -38,14 +37,13 @@ import org.apache.flink.table.types.logical.RowType;
  * of the records (printed); rates are per second either way. The same job without the join is timed
  * as the fixed cost of a job; net lookups/s take it off.
  *
- * <p>For each run: the share of the lookups that went to Lance (the tasks' {@code lanceLookupKeys}
+ * <p>For each run: the share of the lookups that went to Lance (the tasks' {@code lookupKeys}
  * metric over the records: the misses, with a PARTIAL cache), Lance queries per lookup ({@code
- * lanceLookupQueries} over the records: below 1 where the async function batches keys into one
- * query). The FULL run's time includes loading the cache, which a job of one record measures on its
- * own (fixed cost included). The heap a FULL cache holds is measured in a job of its own, whose
- * stream is paced so that it runs on after the load: the most heap the JVM holds while it runs
- * beyond the heap before, sampled after a GC every 500 ms (an estimate; the GCs would slow a timed
- * job).
+ * lookupQueries} over the records: below 1 where the async function batches keys into one query).
+ * The FULL run's time includes loading the cache, which a job of one record measures on its own
+ * (fixed cost included). The heap a FULL cache holds is measured in a job of its own, whose stream
+ * is paced so that it runs on after the load: the most heap the JVM holds while it runs beyond the
+ * heap before, sampled after a GC every 500 ms (an estimate; the GCs would slow a timed job).
  *
  * <p>After a warm-up round, {@code repetitions} rounds run every measurement in turn; the median of
  * each is printed. Usage: {@code LookupBenchmark [rows=1000000] [records=200000] [repetitions=1]
@@ -200,8 +198,9 @@ public final class LookupBenchmark {
     result.await();
     double seconds = (System.nanoTime() - start) / 1e9;
     JobID job = result.getJobClient().orElseThrow().getJobID();
-    counts[0] = sum(REPORTER.findMetrics(job, "lanceLookupQueries"));
-    counts[1] = sum(REPORTER.findMetrics(job, "lanceLookupKeys"));
+    TableMetrics lookups = TableMetrics.of(REPORTER, job, users);
+    counts[0] = lookups.count("lookupQueries");
+    counts[1] = lookups.count("lookupKeys");
     return seconds;
   }
 
@@ -253,10 +252,6 @@ public final class LookupBenchmark {
             + " JOIN users "
             + (options.isEmpty() ? "" : "/*+ OPTIONS(" + options + ") */ ")
             + "FOR SYSTEM_TIME AS OF s.proc_time AS u ON s.user_id = u.id";
-  }
-
-  private static long sum(Map<String, Metric> counters) {
-    return counters.values().stream().mapToLong(m -> ((Counter) m).getCount()).sum();
   }
 
   private static long usedHeap() {

@@ -7,6 +7,7 @@ import dev.flinklance.table.source.LanceSourceBuilder;
 import dev.flinklance.table.testing.ChangeStream;
 import dev.flinklance.table.testing.TestTables;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TableMetrics;
 import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
@@ -234,14 +235,24 @@ class StreamingAppendITCase {
     createTable();
     append(0, 10, 10); // version 2
     try (ChangeStream stream = start(streaming().startFromLatest().build(), 2)) {
-      awaitGauge(stream.jobId(), "lanceCurrentVersion", 2);
+      awaitTableGauge(stream.jobId(), "currentVersion", 2);
       append(10, 20, 5); // version 3
       assertThat(stream.take(10)).containsExactlyInAnyOrderElementsOf(inserts(10, 20));
-      awaitGauge(stream.jobId(), "lanceCurrentVersion", 3);
-      assertThat(gauge(stream.jobId(), "lanceLatestVersion")).isEqualTo(3);
-      assertThat(gauge(stream.jobId(), "lanceVersionsBehindLatest")).isZero();
+      awaitTableGauge(stream.jobId(), "currentVersion", 3);
+      assertThat(tableGauge(stream.jobId(), "latestVersion")).isEqualTo(3);
+      assertThat(tableGauge(stream.jobId(), "versionsBehindLatest")).isZero();
       assertThat(gauge(stream.jobId(), "unassignedSplits")).isZero();
       assertThat(gauge(stream.jobId(), "currentFetchEventTimeLag")).isNotNegative();
+      // the enumerator's own gauges in the group lance, keyed by the table; FLIP-33's where Flink
+      // puts them
+      assertThat(TableMetrics.of(REPORTER, stream.jobId(), table).identifiers())
+          .hasSize(3)
+          .allSatisfy(id -> assertThat(id).contains(".lance.table." + table + "."));
+      assertThat(REPORTER.findMetrics(stream.jobId(), "unassignedSplits").keySet())
+          .noneMatch(id -> id.contains(".lance."));
+      assertThat(REPORTER.findMetrics(stream.jobId(), "currentFetchEventTimeLag").keySet())
+          .noneMatch(id -> id.contains(".lance."));
+      assertThat(TableMetrics.prefixedNames(REPORTER, stream.jobId())).isEmpty();
       assertThat(stream.more(Duration.ofMillis(300))).isEmpty();
     }
   }
@@ -271,9 +282,17 @@ class StreamingAppendITCase {
     return values.stream().mapToLong(Long::longValue).max().orElseThrow();
   }
 
-  private static void awaitGauge(JobID job, String name, long atLeast) throws Exception {
+  /** The highest value of the source's gauge {@code name} of this test's table. */
+  private long tableGauge(JobID job, String name) {
+    List<Long> values = TableMetrics.of(REPORTER, job, table).gauges(name);
+    assertThat(values).as("values of gauge %s", name).isNotEmpty();
+    return Collections.max(values);
+  }
+
+  private void awaitTableGauge(JobID job, String name, long atLeast) throws Exception {
     long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (REPORTER.findMetrics(job, name).isEmpty() || gauge(job, name) < atLeast) {
+    while (TableMetrics.of(REPORTER, job, table).gauges(name).isEmpty()
+        || tableGauge(job, name) < atLeast) {
       assertThat(System.nanoTime()).as("gauge %s reaching %d", name, atLeast).isLessThan(deadline);
       Thread.sleep(50);
     }

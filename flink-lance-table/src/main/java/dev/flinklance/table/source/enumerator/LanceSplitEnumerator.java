@@ -73,7 +73,8 @@ public final class LanceSplitEnumerator
     this.planner = scan.streaming() == null ? null : new ChangePlanner(scan);
     this.pending.addAll(pending);
     this.planned = planned;
-    this.metrics = planner == null ? null : new SourceMetrics(context.metricGroup());
+    this.metrics =
+        planner == null ? null : new SourceMetrics(context.metricGroup(), scan.dataset());
   }
 
   /** A bounded read of {@code splits}. */

@@ -1,5 +1,8 @@
 package dev.flinklance.table.source.enumerator;
 
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.metrics.LanceMetrics;
+import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
 
 /**
@@ -11,11 +14,12 @@ final class SourceMetrics {
   private volatile long versionRead = -1;
   private volatile long unassignedSplits;
 
-  SourceMetrics(SplitEnumeratorMetricGroup group) {
-    group.setUnassignedSplitsGauge(() -> unassignedSplits);
-    group.gauge("lanceCurrentVersion", () -> versionRead);
-    group.gauge("lanceLatestVersion", () -> latestVersion);
-    group.gauge("lanceVersionsBehindLatest", () -> Math.max(0, latestVersion - versionRead));
+  SourceMetrics(SplitEnumeratorMetricGroup enumerator, LanceDataset table) {
+    enumerator.setUnassignedSplitsGauge(() -> unassignedSplits);
+    MetricGroup group = LanceMetrics.tableGroup(enumerator, table);
+    group.gauge("currentVersion", () -> versionRead);
+    group.gauge("latestVersion", () -> latestVersion);
+    group.gauge("versionsBehindLatest", () -> Math.max(0, latestVersion - versionRead));
   }
 
   void latestVersion(long version) {
