@@ -12,9 +12,7 @@ import org.apache.flink.api.common.JobID;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.table.api.TableResult;
 import org.apache.flink.table.data.RowData;
-import org.apache.flink.types.Row;
 import org.apache.flink.util.CloseableIterator;
 
 /**
@@ -59,9 +57,13 @@ public final class ChangeStream implements AutoCloseable {
     return new ChangeStream(iterator, env.executeAsync(), format);
   }
 
-  /** Starts a query's job: rows as Flink SQL prints them ({@code +I[1, a]}). */
-  public static ChangeStream start(TableResult result) {
-    return new ChangeStream(result.collect(), result.getJobClient().orElseThrow(), Row::toString);
+  /**
+   * Collects the rows of a running {@code job} (a SQL query's, say, whose rows the table API
+   * collects), each formatted at once.
+   */
+  public static <T> ChangeStream start(
+      CloseableIterator<T> rows, JobClient job, Function<T, String> format) {
+    return new ChangeStream(rows, job, format);
   }
 
   public JobID jobId() {
