@@ -1,11 +1,11 @@
 package dev.flinklance.table;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.source.LanceScan;
+import dev.flinklance.source.LanceSource;
+import dev.flinklance.source.LanceSourceConfig;
 import dev.flinklance.table.filter.LanceFilters;
 import dev.flinklance.table.lookup.LookupPlanner;
-import dev.flinklance.table.source.LanceScan;
-import dev.flinklance.table.source.LanceSource;
-import dev.flinklance.table.source.LanceSourceConfig;
 import dev.flinklance.table.source.RowCountFormat;
 import dev.flinklance.table.vector.VectorSearchPlanner;
 import java.util.ArrayList;

@@ -1,8 +1,8 @@
 package dev.flinklance.table;
 
+import dev.flinklance.source.LanceSourceOptions;
 import dev.flinklance.table.catalog.LanceCatalogOptions;
 import dev.flinklance.table.lookup.LanceLookupOptions;
-import dev.flinklance.table.source.LanceSourceOptions;
 import dev.flinklance.table.vector.VectorSearchOptions;
 import dev.flinklance.table.vector.index.VectorIndexOptions;
 import dev.flinklance.testing.OptionsDocs;

@@ -139,6 +139,7 @@ class ShadedJarITCase {
     assertThat(bundled)
         .as("bundled class path entries")
         .anyMatch(p -> p.toString().contains("flink-lance-sink"))
+        .anyMatch(p -> p.toString().contains("flink-lance-source"))
         .anyMatch(p -> p.toString().contains("flink-lance-compactor"))
         .anyMatch(p -> p.toString().contains("flink-lance-table"))
         .anyMatch(p -> p.getFileName().toString().startsWith("s3-"))

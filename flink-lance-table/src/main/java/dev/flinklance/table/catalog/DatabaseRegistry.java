@@ -5,7 +5,7 @@ import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.table.filter.LanceLiterals;
+import dev.flinklance.filter.LanceSqlText;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -62,7 +62,7 @@ final class DatabaseRegistry {
   }
 
   Optional<CatalogDatabase> get(String name) {
-    return Optional.ofNullable(read("name = " + LanceLiterals.quote(name)).get(name));
+    return Optional.ofNullable(read("name = " + LanceSqlText.quote(name)).get(name));
   }
 
   void add(String name, CatalogDatabase database) {
@@ -108,7 +108,7 @@ final class DatabaseRegistry {
   void remove(String name) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = table.open(allocator)) {
-      dataset.delete("name = " + LanceLiterals.quote(name));
+      dataset.delete("name = " + LanceSqlText.quote(name));
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code

@@ -1,6 +1,7 @@
 package dev.flinklance.table.filter;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.filter.LanceSqlText;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
@@ -317,7 +318,7 @@ public final class LanceFilters {
     }
     return comparableColumn(value)
         .filter(c -> c.type() instanceof ArrowType.Utf8 || c.type() instanceof ArrowType.LargeUtf8)
-        .map(c -> c.quoted() + " LIKE " + LanceLiterals.quote(prefix + "%"));
+        .map(c -> c.quoted() + " LIKE " + LanceSqlText.quote(prefix + "%"));
   }
 
   /** A top-level column Lance can name (its name quoted in backticks). */

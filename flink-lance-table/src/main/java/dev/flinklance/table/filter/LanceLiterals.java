@@ -1,5 +1,6 @@
 package dev.flinklance.table.filter;
 
+import dev.flinklance.filter.LanceSqlText;
 import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.time.Instant;
@@ -7,8 +8,6 @@ import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
-import java.util.ArrayList;
-import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.vector.types.DateUnit;
@@ -79,8 +78,8 @@ public final class LanceLiterals {
         return root.getFamilies().contains(LogicalTypeFamily.CHARACTER_STRING)
             ? literal
                 .getValueAs(String.class)
-                .filter(LanceLiterals::wellFormed)
-                .map(LanceLiterals::quote)
+                .filter(LanceSqlText::wellFormed)
+                .map(LanceSqlText::quote)
             : Optional.empty();
       case Int:
         return exactNumber(literal, root).flatMap(n -> integer(n, (ArrowType.Int) type));
@@ -95,62 +94,6 @@ public final class LanceLiterals {
       default:
         return Optional.empty();
     }
-  }
-
-  /**
-   * A Lance SQL string expression of {@code value}. A filter reaches lance-core through JNI as
-   * modified UTF-8, which encodes NUL and characters outside the Basic Multilingual Plane
-   * differently from UTF-8, and lance-core 7.0.0 refuses it ("invalid utf-8 sequence"): those
-   * characters are written as {@code chr(code point)}, concatenated with the rest; Lance folds the
-   * concatenation into one literal before it compares.
-   *
-   * @throws IllegalArgumentException if {@code value} holds an unpaired surrogate (no UTF-8 string
-   *     does)
-   */
-  public static String quote(String value) {
-    if (!wellFormed(value)) {
-      throw new IllegalArgumentException(
-          "A string with an unpaired surrogate cannot be written for Lance: " + value);
-    }
-    List<String> parts = new ArrayList<>();
-    StringBuilder plain = new StringBuilder();
-    value
-        .codePoints()
-        .forEach(
-            c -> {
-              if (c != 0 && Character.isBmpCodePoint(c)) {
-                plain.append((char) c);
-                return;
-              }
-              if (plain.length() > 0) {
-                parts.add(plainLiteral(plain.toString()));
-                plain.setLength(0);
-              }
-              parts.add("chr(" + c + ")");
-            });
-    if (plain.length() > 0 || parts.isEmpty()) {
-      parts.add(plainLiteral(plain.toString()));
-    }
-    return parts.size() == 1 ? parts.get(0) : "concat(" + String.join(", ", parts) + ")";
-  }
-
-  private static String plainLiteral(String value) {
-    return "'" + value.replace("'", "''") + "'";
-  }
-
-  /** Whether every surrogate in {@code value} is half of a pair. */
-  static boolean wellFormed(String value) {
-    for (int i = 0; i < value.length(); i++) {
-      char c = value.charAt(i);
-      if (Character.isHighSurrogate(c)
-          && i + 1 < value.length()
-          && Character.isLowSurrogate(value.charAt(i + 1))) {
-        i++;
-      } else if (Character.isSurrogate(c)) {
-        return false;
-      }
-    }
-    return true;
   }
 
   private static Optional<BigDecimal> exactNumber(

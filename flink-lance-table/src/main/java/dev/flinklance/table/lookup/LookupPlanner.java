@@ -2,7 +2,7 @@ package dev.flinklance.table.lookup;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.key.KeyType;
-import dev.flinklance.table.source.LanceSourceConfig;
+import dev.flinklance.source.LanceSourceConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

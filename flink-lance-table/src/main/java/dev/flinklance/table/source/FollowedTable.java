@@ -7,6 +7,8 @@ import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.dataset.TableReplacedException;
 import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.source.ReadableAs;
+import dev.flinklance.source.TableVersions;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;

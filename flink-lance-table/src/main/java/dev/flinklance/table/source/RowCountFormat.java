@@ -2,6 +2,8 @@ package dev.flinklance.table.source;
 
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.source.LanceScan;
+import dev.flinklance.source.TableVersions;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;

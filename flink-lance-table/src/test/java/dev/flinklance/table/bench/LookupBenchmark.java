@@ -2,8 +2,8 @@ package dev.flinklance.table.bench;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.table.lookup.LanceScalarIndex;
-import dev.flinklance.table.testing.TestTables;
 import dev.flinklance.testing.TableMetrics;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

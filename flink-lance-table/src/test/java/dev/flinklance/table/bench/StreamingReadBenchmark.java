@@ -1,8 +1,8 @@
 package dev.flinklance.table.bench;
 
 import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.table.source.LanceSource;
-import dev.flinklance.table.source.LanceSourceBuilder;
+import dev.flinklance.source.LanceSource;
+import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.testing.BenchRows;
 import dev.flinklance.testing.LanceTestTables;
 import java.nio.file.Files;

@@ -2,10 +2,10 @@ package dev.flinklance.table.bench;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.index.VectorIndex;
-import dev.flinklance.table.testing.TestTables;
 import dev.flinklance.table.testing.VectorData;
 import dev.flinklance.table.vector.index.LanceVectorIndex;
 import dev.flinklance.testing.Neighbours.Hit;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

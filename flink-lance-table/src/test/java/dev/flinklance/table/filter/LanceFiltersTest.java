@@ -4,7 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.table.testing.TestTables;
+import dev.flinklance.filter.LanceSqlText;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.flinklance.table.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.table.testing.TestTables;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collections;

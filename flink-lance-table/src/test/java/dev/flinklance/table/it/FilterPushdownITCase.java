@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
-import dev.flinklance.table.testing.TestTables;
+import dev.flinklance.testing.TestTables;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDateTime;

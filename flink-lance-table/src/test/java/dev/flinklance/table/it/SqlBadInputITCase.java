@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
-import dev.flinklance.table.testing.TestTables;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestRows;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;

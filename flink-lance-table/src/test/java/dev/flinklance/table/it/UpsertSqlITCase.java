@@ -6,12 +6,12 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
-import dev.flinklance.table.testing.TestTables;
 import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.OptionsDocs;
 import dev.flinklance.testing.TestRows;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

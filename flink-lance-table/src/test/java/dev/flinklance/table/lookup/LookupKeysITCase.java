@@ -40,7 +40,7 @@ class LookupKeysITCase {
     LanceDataset table = Users.local(dir.resolve("users").toString());
     List<RowData> rows = new ArrayList<>(Users.rows(0, USERS, 0));
     rows.add(Users.row(LookupJoin.SENTINEL, 0));
-    dev.flinklance.table.testing.TestTables.write(table.uri(), Users.ROW_TYPE, rows, 100);
+    dev.flinklance.testing.TestTables.write(table.uri(), Users.ROW_TYPE, rows, 100);
     return table;
   }
 

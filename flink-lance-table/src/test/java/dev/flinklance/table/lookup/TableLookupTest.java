@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.key.RowKey;
-import dev.flinklance.table.testing.TestTables;
 import dev.flinklance.table.testing.Users;
 import dev.flinklance.testing.LogCapture;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;

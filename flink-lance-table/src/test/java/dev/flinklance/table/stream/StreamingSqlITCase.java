@@ -3,13 +3,13 @@ package dev.flinklance.table.stream;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.table.testing.ChangeStream;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
-import dev.flinklance.table.testing.TestTables;
+import dev.flinklance.testing.ChangeStream;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestRows;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -84,7 +84,7 @@ class StreamingSqlITCase {
                 + " 'scan.changelog' = 'false', 'scan.startup.mode' = 'version',"
                 + " 'scan.startup.version' = '0') */"
                 + " WHERE id % 2 = 0");
-    try (ChangeStream stream = ChangeStream.start(result)) {
+    try (ChangeStream stream = Sql.changes(result)) {
       assertThat(stream.take(5))
           .containsExactlyInAnyOrder(
               "+I[0, name-0]", "+I[2, name-2]", "+I[4, name-4]", "+I[6, name-6]", "+I[8, name-8]");
@@ -105,7 +105,7 @@ class StreamingSqlITCase {
         streamingSql(
             ", PRIMARY KEY (id) NOT ENFORCED",
             ", 'scan.streaming' = 'true', 'scan.changelog' = 'true'");
-    try (ChangeStream changes = ChangeStream.start(env.executeSql("SELECT * FROM events"))) {
+    try (ChangeStream changes = Sql.changes(env.executeSql("SELECT * FROM events"))) {
       assertThat(changes.take(6)).containsExactlyInAnyOrderElementsOf(rows("+I", 0, 6));
       TestTables.upsert(
           table,
@@ -128,7 +128,7 @@ class StreamingSqlITCase {
     TableEnvironment env =
         streamingSql("", ", 'scan.streaming' = 'true', 'scan.changelog' = 'true'");
     TableResult result = env.executeSql("SELECT COUNT(*) FROM events WHERE id >= 5");
-    try (ChangeStream counts = ChangeStream.start(result)) {
+    try (ChangeStream counts = Sql.changes(result)) {
       counts.takeUntil(rows -> !rows.isEmpty() && rows.get(rows.size() - 1).equals("+U[15]"));
       TestTables.delete(table, "id % 2 = 0");
       counts.takeUntil(rows -> !rows.isEmpty() && rows.get(rows.size() - 1).equals("+U[8]"));
@@ -178,8 +178,7 @@ class StreamingSqlITCase {
             + " ('scan.streaming' = 'true', 'scan.startup.mode' = 'version',"
             + " 'scan.startup.version' = '0', 'scan.discovery-interval' = '100ms')");
     Sql.exec(env, "INSERT INTO lake.`default`.events VALUES (1, 'a')");
-    try (ChangeStream stream =
-        ChangeStream.start(env.executeSql("SELECT * FROM lake.`default`.events"))) {
+    try (ChangeStream stream = Sql.changes(env.executeSql("SELECT * FROM lake.`default`.events"))) {
       assertThat(stream.take(1)).containsExactly("+I[1, a]");
       // the reading job holds every slot: another writer than a Flink job
       TestTables.append(

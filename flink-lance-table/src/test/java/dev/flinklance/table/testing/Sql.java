@@ -1,5 +1,6 @@
 package dev.flinklance.table.testing;
 
+import dev.flinklance.testing.ChangeStream;
 import dev.flinklance.testing.Failures;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,6 +20,11 @@ import org.apache.flink.util.CloseableIterator;
 public final class Sql {
 
   private Sql() {}
+
+  /** Starts a query's job: rows as Flink SQL prints them ({@code +I[1, a]}). */
+  public static ChangeStream changes(TableResult result) {
+    return ChangeStream.start(result.collect(), result.getJobClient().orElseThrow(), Row::toString);
+  }
 
   public static TableEnvironment batch() {
     return create(EnvironmentSettings.newInstance().inBatchMode(), new Configuration());

@@ -3,6 +3,7 @@ package dev.flinklance.table.testing;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

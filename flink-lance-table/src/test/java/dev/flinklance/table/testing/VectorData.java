@@ -4,6 +4,7 @@ import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.testing.Neighbours;
 import dev.flinklance.testing.Neighbours.Hit;
+import dev.flinklance.testing.TestTables;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashMap;

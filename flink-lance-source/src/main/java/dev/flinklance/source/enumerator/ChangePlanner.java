@@ -1,0 +1,254 @@
+package dev.flinklance.source.enumerator;
+
+import dev.flinklance.commit.CommitHistory;
+import dev.flinklance.commit.VersionChange;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.dataset.TableReplacedException;
+import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.source.LanceScan;
+import dev.flinklance.source.OnDelete;
+import dev.flinklance.source.OnOverwrite;
+import dev.flinklance.source.StreamingRead;
+import dev.flinklance.source.split.LanceSplit;
+import dev.flinklance.source.split.SplitKind;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.lance.Dataset;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Plans a streaming read: where it starts ({@code scan.startup.mode}), then the splits of each new
+ * version, from what the version did to the rows ({@link CommitHistory#changesBetween}). Runs on
+ * the enumerator's worker thread, one call at a time, each on a table it opens for the call.
+ */
+final class ChangePlanner {
+  private static final Logger LOG = LoggerFactory.getLogger(ChangePlanner.class);
+
+  /** At most this many versions are planned in one call; the enumerator calls again at once. */
+  static final int MAX_VERSIONS_PER_CALL = 100;
+
+  /**
+   * The splits of versions up to {@code position}'s, which is from now on the version fully
+   * planned.
+   *
+   * @param latest the table's latest version at the time of planning
+   */
+  record Plan(VersionMark position, List<LanceSplit> splits, long latest) {
+    boolean caughtUp() {
+      return position.version() >= latest;
+    }
+  }
+
+  private final LanceScan scan;
+  private final StreamingRead streaming;
+
+  ChangePlanner(LanceScan scan) {
+    this.scan = scan;
+    this.streaming = scan.streaming();
+  }
+
+  /** Where the read starts: the table's rows at the latest version, or none. */
+  Plan start() {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset latest = scan.dataset().open(allocator)) {
+      long latestVersion = latest.version();
+      Plan plan =
+          switch (streaming.startupMode()) {
+            case FULL -> {
+              SplitPlanner.checkColumns(scan, latest, latestVersion);
+              yield new Plan(VersionMark.of(latest), SplitPlanner.snapshot(latest), latestVersion);
+            }
+            case LATEST -> {
+              SplitPlanner.checkColumns(scan, latest, latestVersion);
+              yield new Plan(VersionMark.of(latest), List.of(), latestVersion);
+            }
+            case VERSION ->
+                new Plan(markOf(latest, streaming.startupVersion()), List.of(), latestVersion);
+            case TIMESTAMP ->
+                new Plan(
+                    lastCommittedBy(latest, streaming.startupTimestampMillis()),
+                    List.of(),
+                    latestVersion);
+          };
+      LOG.info(
+          "Streaming read of {} starts with {} splits and the changes after version {} ({})",
+          scan.dataset(),
+          plan.splits().size(),
+          plan.position().version(),
+          streaming.startupMode());
+      return plan;
+    }
+  }
+
+  private VersionMark markOf(Dataset latest, long version) {
+    if (version == 0) {
+      return VersionMark.NO_TABLE;
+    }
+    if (version > latest.version()) {
+      throw new PermanentDatasetException(
+          scan.dataset().uri(),
+          String.format(
+              "scan.startup.version %d does not exist: the latest version is %d",
+              version, latest.version()),
+          null);
+    }
+    try (Dataset at = latest.checkoutVersion(version)) {
+      return VersionMark.of(at);
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw new PermanentDatasetException(
+          scan.dataset().uri(),
+          "cannot open scan.startup.version " + version + " (cleaned up?)",
+          e);
+    }
+  }
+
+  /**
+   * The newest version committed at or before {@code millis}: the changes after it were committed
+   * after {@code millis}. Version 0 (the empty table) if the table's first version came later.
+   */
+  private VersionMark lastCommittedBy(Dataset latest, long millis) {
+    CommitHistory.VersionsBy found = CommitHistory.committedBy(latest, millis);
+    if (found.version() != null) {
+      return found.version();
+    }
+    if (found.oldest() != null && found.oldest().version() > 1) {
+      throw new PermanentDatasetException(
+          scan.dataset().uri(),
+          String.format(
+              "scan.startup.timestamp-millis %d is older than the oldest version still kept"
+                  + " (%d, committed at %s): the changes before it were cleaned up",
+              millis,
+              found.oldest().version(),
+              Instant.EPOCH.plusNanos(found.oldest().epochNanos())),
+          null);
+    }
+    return VersionMark.NO_TABLE;
+  }
+
+  /** The splits of the versions after {@code position}, up to {@link #MAX_VERSIONS_PER_CALL}. */
+  Plan next(VersionMark position) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset latest = scan.dataset().open(allocator)) {
+      checkSameTable(position, latest);
+      long latestVersion = latest.version();
+      long upTo = Math.min(latestVersion, position.version() + MAX_VERSIONS_PER_CALL);
+      if (upTo <= position.version()) {
+        return new Plan(position, List.of(), latestVersion);
+      }
+      List<LanceSplit> splits = new ArrayList<>();
+      VersionMark planned = position;
+      for (VersionChange change :
+          CommitHistory.changesBetween(latest, position.version(), upTo, scan.watchedColumns())) {
+        splits.addAll(splitsOf(change, latest));
+        planned = new VersionMark(change.version(), change.epochNanos());
+      }
+      LOG.debug(
+          "Planned versions {}..{} of {}: {} splits",
+          position.version() + 1,
+          upTo,
+          scan.dataset(),
+          splits.size());
+      return new Plan(planned, splits, latestVersion);
+    }
+  }
+
+  /** A table dropped and created again at the URI has other versions: no change of it is ours. */
+  private void checkSameTable(VersionMark position, Dataset latest) {
+    try {
+      position.verify(latest);
+    } catch (TableReplacedException e) {
+      throw new PermanentDatasetException(
+          scan.dataset().uri(),
+          "the table was replaced while this job was reading it ("
+              + e.evidence()
+              + "). Start the job without its state (no savepoint) to read the new table",
+          null);
+    }
+  }
+
+  private List<LanceSplit> splitsOf(VersionChange change, Dataset latest) {
+    boolean emitted =
+        switch (change.kind()) {
+          case REWRITE -> false;
+          case REPLACE -> onReplace(change);
+          case ROWS -> change.changesRows() && (scan.changelog() || onRemoval(change));
+        };
+    if (change.schemaChanged()) { // also when skipped: the versions after it have its schema
+      try (Dataset at = latest.checkoutVersion(change.version())) {
+        SplitPlanner.checkColumns(scan, at, change.version());
+      } catch (LanceDatasetException e) {
+        throw e;
+      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+        throw LanceDatasetException.wrap(
+            scan.dataset().uri(), "cannot read version " + change.version(), e);
+      }
+    }
+    if (!emitted) {
+      if (change.changesRows()) {
+        LOG.info(
+            "Version {} of {} ({}) emits nothing",
+            change.version(),
+            scan.dataset(),
+            change.operation());
+      }
+      return List.of();
+    }
+    long commitMillis = change.epochNanos() / 1_000_000;
+    List<LanceSplit> splits = new ArrayList<>();
+    for (int id : change.removedFragments()) {
+      splits.add(LanceSplit.of(SplitKind.REMOVED, id, change.version(), commitMillis));
+    }
+    for (int id : change.deletedRowsFragments()) {
+      splits.add(LanceSplit.of(SplitKind.DELETED_ROWS, id, change.version(), commitMillis));
+    }
+    for (int id : change.addedFragments()) {
+      splits.add(LanceSplit.of(SplitKind.ADDED, id, change.version(), commitMillis));
+    }
+    return splits;
+  }
+
+  /** Whether a version that replaced the table's rows is emitted (as its full changelog). */
+  private boolean onReplace(VersionChange change) {
+    if (streaming.onOverwrite() == OnOverwrite.FAIL) {
+      throw new PermanentDatasetException(
+          scan.dataset().uri(),
+          String.format(
+              "version %d (%s) replaced the table's rows; with 'scan.on-overwrite' = 'fail' the"
+                  + " streaming read stops here, having emitted every change up to version %d and"
+                  + " none of version %d. To go on, restore the job from its last checkpoint with"
+                  + " 'scan.on-overwrite' = 'skip' (or 'changelog' with 'scan.changelog' ="
+                  + " 'true')",
+              change.version(), change.operation(), change.version() - 1, change.version()),
+          null);
+    }
+    return streaming.onOverwrite() == OnOverwrite.CHANGELOG;
+  }
+
+  /**
+   * Whether an append-only read emits a version: one that only adds rows is, one that removes rows
+   * fails or is skipped ({@code scan.on-delete}).
+   */
+  private boolean onRemoval(VersionChange change) {
+    if (!change.removesRows()) {
+      return true;
+    }
+    if (streaming.onDelete() == OnDelete.FAIL) {
+      throw new PermanentDatasetException(
+          scan.dataset().uri(),
+          String.format(
+              "version %d (%s) deletes or updates rows, which an append-only streaming read"
+                  + " ('scan.changelog' = 'false') cannot emit; with 'scan.on-delete' = 'fail' it"
+                  + " stops here, having emitted every change up to version %d. To go on, restore"
+                  + " the job from its last checkpoint with 'scan.on-delete' = 'skip', or read the"
+                  + " changelog ('scan.changelog' = 'true')",
+              change.version(), change.operation(), change.version() - 1),
+          null);
+    }
+    return false;
+  }
+}

@@ -1,0 +1,33 @@
+package dev.flinklance.source.enumerator;
+
+import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.metrics.LanceMetrics;
+import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
+
+/**
+ * The enumerator's metrics of a streaming read. Gauges are read on the metrics thread, so they show
+ * values the coordinator thread publishes after each change.
+ */
+final class SourceMetrics {
+  private volatile long latestVersion = -1;
+  private volatile long versionRead = -1;
+  private volatile long unassignedSplits;
+
+  SourceMetrics(SplitEnumeratorMetricGroup enumerator, LanceDataset table) {
+    enumerator.setUnassignedSplitsGauge(() -> unassignedSplits);
+    MetricGroup group = LanceMetrics.tableGroup(enumerator, table);
+    group.gauge("currentVersion", () -> versionRead);
+    group.gauge("latestVersion", () -> latestVersion);
+    group.gauge("versionsBehindLatest", () -> Math.max(0, latestVersion - versionRead));
+  }
+
+  void latestVersion(long version) {
+    latestVersion = version;
+  }
+
+  void update(long versionRead, long unassignedSplits) {
+    this.versionRead = versionRead;
+    this.unassignedSplits = unassignedSplits;
+  }
+}

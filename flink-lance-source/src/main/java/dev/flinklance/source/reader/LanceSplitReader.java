@@ -1,0 +1,222 @@
+package dev.flinklance.source.reader;
+
+import dev.flinklance.arrow.Allocators;
+import dev.flinklance.arrow.read.ArrowColumnarBatch;
+import dev.flinklance.commit.CommitHistory;
+import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.source.LanceScan;
+import dev.flinklance.source.split.LanceSplit;
+import dev.flinklance.source.split.SplitKind;
+import java.io.IOException;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.util.AutoCloseables;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.flink.connector.base.source.reader.RecordsBySplits;
+import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitReader;
+import org.apache.flink.connector.base.source.reader.splitreader.SplitsChange;
+import org.apache.flink.table.data.RowData;
+import org.lance.Dataset;
+import org.lance.ipc.LanceScanner;
+
+/**
+ * Reads the splits assigned to one reader, one after the other, one Arrow batch per {@link
+ * #fetch()}: {@code Fragment.newScan(ScanOptions)} then {@code LanceScanner.scanBatches()}, at the
+ * split's version, or at the version before for the rows a version removed. A split restored with
+ * rows already emitted resumes after them.
+ */
+final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
+  private final LanceScan scan;
+  private final ReaderMetrics metrics;
+  private final BufferAllocator allocator = new RootAllocator();
+  private final Set<OwnedBatch> outstanding = ConcurrentHashMap.newKeySet();
+  private final Deque<LanceSplit> splits = new ArrayDeque<>();
+  private final Map<Long, Dataset> datasets = new HashMap<>();
+  private LanceSplit current;
+  private LanceScanner scanner;
+  private ArrowReader batches;
+
+  /** What the current split emits of each batch it scans. */
+  private RowChoice choice;
+
+  /** The update pairs of the version last read, in a changelog read that pairs them. */
+  private UpdatePairs pairs;
+
+  LanceSplitReader(LanceScan scan, ReaderMetrics metrics) {
+    this.scan = scan;
+    this.metrics = metrics;
+  }
+
+  @Override
+  public RecordsWithSplitIds<RowData> fetch() throws IOException {
+    if (current == null) {
+      current = splits.poll();
+      if (current == null) {
+        return new RecordsBySplits.Builder<RowData>().build();
+      }
+      if (!open(current)) {
+        return finishCurrent();
+      }
+    }
+    try {
+      while (batches.loadNextBatch()) {
+        VectorSchemaRoot loaded = batches.getVectorSchemaRoot();
+        ChosenRows rows = choice.choose(loaded);
+        if (rows.count() == 0) {
+          continue; // nothing of this batch is emitted: load the next into the same vectors
+        }
+        OwnedBatch batch = OwnedBatch.takeFrom(loaded, batches, allocator, outstanding);
+        ArrowColumnarBatch view =
+            ArrowColumnarBatch.of(batch.root(), scan.columns(), batch.dictionaries());
+        metrics.fetched(current);
+        return new ArrowBatchRecords(current.splitId(), view, rows, batch);
+      }
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw failure("read", current, e);
+    }
+    return finishCurrent();
+  }
+
+  /** Starts scanning {@code split}; false if its limit is already reached. */
+  private boolean open(LanceSplit split) {
+    if (scan.limit() != null && split.rowsEmitted() >= scan.limit()) {
+      return false;
+    }
+    try {
+      Dataset rows = dataset(split, split.readVersion());
+      ChangeKeys keys =
+          scan.changelog() && split.kind() != SplitKind.SNAPSHOT
+              ? ChangeKeys.of(scan.changelogKey(), rows.hasStableRowIds())
+              : null;
+      UpdatePairs versionPairs = keys == null ? null : pairsOf(split, keys);
+      DeletedRows deleted =
+          split.kind() == SplitKind.DELETED_ROWS
+              ? DeletedRows.of(rows, dataset(split, split.version()), split.fragmentId())
+              : null;
+      DeletedRows picked = deleted == null || deleted.named() ? null : deleted;
+      choice = new RowChoice(split, keys, versionPairs, picked);
+      List<String> columns = new ArrayList<>(scan.columns());
+      if (keys != null) {
+        keys.columns().stream().filter(c -> !columns.contains(c)).forEach(columns::add);
+      }
+      // Named rows come in address order, so that Lance's offset resumes after those emitted.
+      long offset = picked == null ? split.rowsEmitted() : 0;
+      scanner =
+          rows.getFragment(split.fragmentId())
+              .newScan(
+                  scan.scanOptions(
+                      offset,
+                      columns,
+                      keys != null && keys.rowId(),
+                      picked != null,
+                      deleted == null ? null : deleted.filter()));
+      batches = scanner.scanBatches();
+      return true;
+    } catch (LanceDatasetException e) {
+      throw e;
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw failure("scan", split, e);
+    }
+  }
+
+  /** The pairs of the split's version, read once for all of its splits. */
+  private UpdatePairs pairsOf(LanceSplit split, ChangeKeys keys) throws Exception {
+    if (pairs == null || pairs.version() != split.version()) {
+      Dataset after = dataset(split, split.version());
+      pairs =
+          UpdatePairs.read(
+              scan,
+              keys,
+              dataset(split, split.version() - 1),
+              after,
+              CommitHistory.changeOf(after, split.version(), scan.watchedColumns()));
+    }
+    return pairs;
+  }
+
+  /**
+   * The table at {@code version}, kept open while splits of the same versions follow; versions the
+   * splits have left behind are closed.
+   */
+  private Dataset dataset(LanceSplit split, long version) {
+    datasets
+        .entrySet()
+        .removeIf(
+            open -> {
+              boolean stale = open.getKey() < split.version() - 1;
+              if (stale) {
+                open.getValue().close();
+              }
+              return stale;
+            });
+    return datasets.computeIfAbsent(version, v -> scan.dataset().open(allocator, v));
+  }
+
+  /**
+   * A file of a version that is gone (cleaned up, table dropped) stays gone: no restart reads it
+   * again.
+   */
+  private LanceDatasetException failure(String action, LanceSplit split, Exception cause) {
+    String problem =
+        String.format(
+            "cannot %s fragment %d of version %d (%s)",
+            action, split.fragmentId(), split.readVersion(), split.describeRows());
+    String uri = scan.dataset().uri();
+    return LanceErrors.isNotFound(cause)
+        ? new PermanentDatasetException(uri, problem, cause)
+        : LanceDatasetException.wrap(uri, problem, cause);
+  }
+
+  private RecordsWithSplitIds<RowData> finishCurrent() throws IOException {
+    String finished = current.splitId();
+    closeScan();
+    current = null;
+    choice = null;
+    RecordsBySplits.Builder<RowData> records = new RecordsBySplits.Builder<>();
+    records.addFinishedSplit(finished);
+    return records.build();
+  }
+
+  @Override
+  public void handleSplitsChanges(SplitsChange<LanceSplit> change) {
+    splits.addAll(change.splits());
+  }
+
+  @Override
+  public void wakeUp() {
+    // fetch() never waits for anything but Lance itself
+  }
+
+  @Override
+  public void close() throws Exception {
+    closeScan();
+    datasets.values().forEach(Dataset::close);
+    datasets.clear();
+    // Batches still queued for the main thread are never recycled once the task ends.
+    AutoCloseables.close(new ArrayList<>(outstanding));
+    Allocators.closeAtEnd(allocator, "Lance source reader of " + scan.dataset());
+  }
+
+  private void closeScan() throws IOException {
+    try {
+      AutoCloseables.close(batches, scanner);
+    } catch (Exception e) {
+      throw new IOException("cannot close the scan of " + scan.dataset().uri(), e);
+    } finally {
+      batches = null;
+      scanner = null;
+    }
+  }
+}

@@ -1,0 +1,332 @@
+package dev.flinklance.source.stream;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinklance.source.LanceSource;
+import dev.flinklance.source.LanceSourceBuilder;
+import dev.flinklance.testing.ChangeStream;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TableMetrics;
+import dev.flinklance.testing.TestClusters;
+import dev.flinklance.testing.TestRows;
+import dev.flinklance.testing.TestTables;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.LongStream;
+import org.apache.flink.api.common.JobID;
+import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
+import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.StateRecoveryOptions;
+import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.core.execution.SavepointFormatType;
+import org.apache.flink.metrics.Gauge;
+import org.apache.flink.metrics.Metric;
+import org.apache.flink.runtime.testutils.InMemoryReporter;
+import org.apache.flink.streaming.api.datastream.DataStream;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
+import org.apache.flink.table.data.RowData;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * A streaming read of appended rows from the DataStream API: each start position against the exact
+ * rows it must emit, versions in order across parallel readers, and the source's metrics.
+ */
+@Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+class StreamingAppendITCase {
+  private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
+
+  @RegisterExtension
+  static final MiniClusterExtension CLUSTER = TestClusters.withMetrics(REPORTER, 4);
+
+  @TempDir Path dir;
+
+  private String table;
+
+  private void createTable() {
+    table = dir.resolve("events").toString();
+    TestTables.create(table, TestRows.ROW_TYPE, Map.of());
+  }
+
+  /** Appends ids [from, to) as one version, in fragments of {@code rowsPerFragment}. */
+  private void append(long from, long to, int rowsPerFragment) {
+    TestTables.append(table, TestRows.ROW_TYPE, rows(from, to), rowsPerFragment);
+  }
+
+  private static List<RowData> rows(long from, long to) {
+    return LongStream.range(from, to).mapToObj(TestRows::row).toList();
+  }
+
+  private static List<String> inserts(long from, long to) {
+    return LongStream.range(from, to).mapToObj(id -> "+I[" + id + ", name-" + id + "]").toList();
+  }
+
+  private static String format(RowData row) {
+    return row.getRowKind().shortString() + "[" + row.getLong(0) + ", " + row.getString(1) + "]";
+  }
+
+  private LanceSourceBuilder streaming() {
+    return LanceSource.builder()
+        .path(table)
+        .streaming()
+        .discoveryInterval(Duration.ofMillis(100))
+        .batchSize(64);
+  }
+
+  private static ChangeStream start(LanceSource source, int parallelism) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(parallelism);
+    return ChangeStream.start(
+        env, env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance"), row -> format(row));
+  }
+
+  /**
+   * The table's rows, then every appended version, each row once; the readers hand a version's rows
+   * downstream only after every row of the versions before (a map chained to the readers records
+   * the order in which the rows left them).
+   */
+  @ParameterizedTest(name = "parallelism {0}")
+  @ValueSource(ints = {1, 2})
+  void readsTheTableThenEveryAppendInVersionOrder(int parallelism) throws Exception {
+    createTable();
+    append(0, 300, 100); // version 2: three fragments
+    String token = UUID.randomUUID().toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(parallelism);
+    DataStream<RowData> rows =
+        env.fromSource(streaming().build(), WatermarkStrategy.noWatermarks(), "lance")
+            .map(new RecordOrder(token))
+            .returns(TestRows.TYPE_INFO);
+    try (ChangeStream stream = ChangeStream.start(env, rows, StreamingAppendITCase::format)) {
+      assertThat(stream.take(300)).containsExactlyInAnyOrderElementsOf(inserts(0, 300));
+      for (long version = 3; version <= 8; version++) {
+        long from = 300 + (version - 3) * 100;
+        append(from, from + 100, 25); // four fragments a version
+      }
+      assertThat(stream.take(600)).containsExactlyInAnyOrderElementsOf(inserts(300, 900));
+      assertThat(stream.more(Duration.ofMillis(500))).isEmpty();
+    }
+    List<Long> versions = RecordOrder.ids(token).stream().map(id -> versionOf(id)).toList();
+    assertThat(versions).hasSize(900).isSorted();
+  }
+
+  /**
+   * Stopped with a savepoint while versions are half read and started again from it: the splits the
+   * readers restore are read to their end before a later version's, and every row comes once.
+   */
+  @Test
+  void keepsTheVersionOrderAcrossARestore() throws Exception {
+    createTable();
+    append(0, 300, 100);
+    for (long version = 3; version <= 8; version++) {
+      long from = 300 + (version - 3) * 100;
+      append(from, from + 100, 25);
+    }
+    String token = UUID.randomUUID().toString();
+    JobClient first = startOrdered(token, null);
+    awaitIds(token, 250);
+    String savepoint =
+        first
+            .stopWithSavepoint(
+                false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
+            .get();
+    assertThat(RecordOrder.ids(token).size()).isLessThan(900);
+    JobClient second = startOrdered(token, savepoint);
+    awaitIds(token, 900);
+    second.cancel().get();
+
+    List<Long> ids = RecordOrder.ids(token);
+    assertThat(ids).containsExactlyInAnyOrderElementsOf(LongStream.range(0, 900).boxed().toList());
+    assertThat(ids.stream().map(id -> versionOf(id)).toList()).isSorted();
+  }
+
+  private JobClient startOrdered(String token, String savepoint) throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    if (savepoint != null) {
+      env.configure(
+          new Configuration().set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint),
+          getClass().getClassLoader());
+    }
+    env.setParallelism(2);
+    env.enableCheckpointing(100);
+    LanceSource everyVersion = streaming().startAfterVersion(1).batchSize(8).build();
+    env.fromSource(everyVersion, WatermarkStrategy.noWatermarks(), "lance")
+        .uid("lance-source")
+        .map(new RecordOrder(token, 2))
+        .uid("order")
+        .returns(TestRows.TYPE_INFO)
+        .sinkTo(new DiscardingSink<>());
+    return env.executeAsync();
+  }
+
+  private static void awaitIds(String token, int count) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
+    while (RecordOrder.ids(token).size() < count) {
+      assertThat(System.nanoTime()).as("%d rows read", count).isLessThan(deadline);
+      Thread.sleep(20);
+    }
+  }
+
+  /** Ids 0..299 came with version 2, then 100 per version. */
+  private static long versionOf(long id) {
+    return id < 300 ? 2 : 3 + (id - 300) / 100;
+  }
+
+  @Test
+  void startsAfterAVersion() throws Exception {
+    createTable();
+    append(0, 10, 10); // version 2
+    append(10, 20, 10); // version 3
+    append(20, 30, 5); // version 4
+    try (ChangeStream stream = start(streaming().startAfterVersion(3).build(), 2)) {
+      assertThat(stream.take(10)).containsExactlyInAnyOrderElementsOf(inserts(20, 30));
+      append(30, 40, 10);
+      assertThat(stream.take(10)).containsExactlyInAnyOrderElementsOf(inserts(30, 40));
+      assertThat(stream.more(Duration.ofMillis(300))).isEmpty();
+    }
+  }
+
+  /** Version 0 is the empty table before the first version: every row ever appended. */
+  @Test
+  void startsAfterVersionZeroWithTheWholeHistory() throws Exception {
+    createTable();
+    append(0, 10, 10);
+    append(10, 20, 10);
+    try (ChangeStream stream = start(streaming().startAfterVersion(0).build(), 1)) {
+      assertThat(stream.take(20)).containsExactlyInAnyOrderElementsOf(inserts(0, 20));
+      assertThat(stream.more(Duration.ofMillis(300))).isEmpty();
+    }
+  }
+
+  @Test
+  void startsAtATimestamp() throws Exception {
+    createTable();
+    append(0, 10, 10); // version 2
+    long between = LanceTestTables.commitMillis(table, 2) + 1;
+    Thread.sleep(5);
+    append(10, 20, 10); // version 3, committed after `between`
+    try (ChangeStream stream = start(streaming().startFromTimestamp(between).build(), 1)) {
+      assertThat(stream.take(10)).containsExactlyInAnyOrderElementsOf(inserts(10, 20));
+      append(20, 25, 10);
+      assertThat(stream.take(5)).containsExactlyInAnyOrderElementsOf(inserts(20, 25));
+      assertThat(stream.more(Duration.ofMillis(300))).isEmpty();
+    }
+  }
+
+  /**
+   * Nothing of the latest version at the start; the versions after it. The source's metrics say
+   * when it has started (and how far it has read).
+   */
+  @Test
+  void startsFromTheLatestVersionAndReportsItsProgress() throws Exception {
+    createTable();
+    append(0, 10, 10); // version 2
+    try (ChangeStream stream = start(streaming().startFromLatest().build(), 2)) {
+      awaitTableGauge(stream.jobId(), "currentVersion", 2);
+      append(10, 20, 5); // version 3
+      assertThat(stream.take(10)).containsExactlyInAnyOrderElementsOf(inserts(10, 20));
+      awaitTableGauge(stream.jobId(), "currentVersion", 3);
+      assertThat(tableGauge(stream.jobId(), "latestVersion")).isEqualTo(3);
+      assertThat(tableGauge(stream.jobId(), "versionsBehindLatest")).isZero();
+      assertThat(gauge(stream.jobId(), "unassignedSplits")).isZero();
+      assertThat(gauge(stream.jobId(), "currentFetchEventTimeLag")).isNotNegative();
+      // the enumerator's own gauges in the group lance, keyed by the table; FLIP-33's where Flink
+      // puts them
+      assertThat(TableMetrics.of(REPORTER, stream.jobId(), table).identifiers())
+          .hasSize(3)
+          .allSatisfy(id -> assertThat(id).contains(".lance.table." + table + "."));
+      assertThat(REPORTER.findMetrics(stream.jobId(), "unassignedSplits").keySet())
+          .noneMatch(id -> id.contains(".lance."));
+      assertThat(REPORTER.findMetrics(stream.jobId(), "currentFetchEventTimeLag").keySet())
+          .noneMatch(id -> id.contains(".lance."));
+      assertThat(TableMetrics.prefixedNames(REPORTER, stream.jobId())).isEmpty();
+      assertThat(stream.more(Duration.ofMillis(300))).isEmpty();
+    }
+  }
+
+  /** Compaction (Lance's own) rewrites the rows into other fragments: nothing is emitted again. */
+  @Test
+  void aCompactionEmitsNothing() throws Exception {
+    createTable();
+    append(0, 10, 5);
+    try (ChangeStream stream = start(streaming().build(), 2)) {
+      assertThat(stream.take(10)).containsExactlyInAnyOrderElementsOf(inserts(0, 10));
+      append(10, 20, 5);
+      TestTables.compact(table);
+      append(20, 30, 5);
+      assertThat(stream.take(20)).containsExactlyInAnyOrderElementsOf(inserts(10, 30));
+      assertThat(stream.more(Duration.ofMillis(500))).isEmpty();
+    }
+    assertThat(LanceTestTables.commits(table)).extracting(c -> c.operation()).contains("Rewrite");
+  }
+
+  private static long gauge(JobID job, String name) {
+    List<Long> values = new ArrayList<>();
+    for (Metric metric : REPORTER.findMetrics(job, name).values()) {
+      values.add(((Number) ((Gauge<?>) metric).getValue()).longValue());
+    }
+    assertThat(values).as("values of gauge %s", name).isNotEmpty();
+    return values.stream().mapToLong(Long::longValue).max().orElseThrow();
+  }
+
+  /** The highest value of the source's gauge {@code name} of this test's table. */
+  private long tableGauge(JobID job, String name) {
+    List<Long> values = TableMetrics.of(REPORTER, job, table).gauges(name);
+    assertThat(values).as("values of gauge %s", name).isNotEmpty();
+    return Collections.max(values);
+  }
+
+  private void awaitTableGauge(JobID job, String name, long atLeast) throws Exception {
+    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+    while (TableMetrics.of(REPORTER, job, table).gauges(name).isEmpty()
+        || tableGauge(job, name) < atLeast) {
+      assertThat(System.nanoTime()).as("gauge %s reaching %d", name, atLeast).isLessThan(deadline);
+      Thread.sleep(50);
+    }
+  }
+
+  /**
+   * Records the ids of the rows, in the order they leave the readers it is chained to; can slow
+   * them down.
+   */
+  private static final class RecordOrder implements MapFunction<RowData, RowData> {
+    private static final long serialVersionUID = 1L;
+    private static final Map<String, List<Long>> IDS = new ConcurrentHashMap<>();
+    private final String token;
+    private final long pauseMillis;
+
+    RecordOrder(String token) {
+      this(token, 0);
+    }
+
+    RecordOrder(String token, long pauseMillis) {
+      this.token = token;
+      this.pauseMillis = pauseMillis;
+    }
+
+    static List<Long> ids(String token) {
+      return IDS.getOrDefault(token, List.of());
+    }
+
+    @Override
+    public RowData map(RowData row) throws InterruptedException {
+      Thread.sleep(pauseMillis);
+      IDS.computeIfAbsent(token, t -> Collections.synchronizedList(new ArrayList<>()))
+          .add(row.getLong(0));
+      return row;
+    }
+  }
+}
