@@ -1,5 +1,6 @@
 package dev.flinklance.key;
 
+import dev.flinklance.filter.LanceSqlText;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDate;
 import java.util.Optional;
@@ -117,8 +118,8 @@ public enum KeyType {
 
   /**
    * The value as a Lance SQL literal, or empty where Lance would not read it back exactly: it reads
-   * {@code -9223372036854775808} as a float (the minus is an operator) and writes dates in years 1
-   * to 9999 only.
+   * {@code -9223372036854775808} as a float (the minus is an operator), writes dates in years 1 to
+   * 9999 only, and no string with an unpaired surrogate.
    */
   Optional<String> literal(Object value) {
     switch (this) {
@@ -131,7 +132,12 @@ public enum KeyType {
             ? Optional.empty()
             : Optional.of("DATE '" + date + "'");
       default:
-        return Optional.of("'" + ((String) value).replace("'", "''") + "'");
+        // Lance's JNI layer takes a filter as modified UTF-8: NUL and characters beyond the BMP
+        // are spelled out by quote; a lone surrogate has no UTF-8 at all
+        String text = (String) value;
+        return LanceSqlText.wellFormed(text)
+            ? Optional.of(LanceSqlText.quote(text))
+            : Optional.empty();
     }
   }
 }

@@ -173,6 +173,26 @@ class KeyLookupTest {
     }
   }
 
+  /** Strings that Lance's JNI layer cannot take as they are (NUL, beyond the BMP) still probe. */
+  @Test
+  void stringKeysWithNulAndEmojiAreLookedUpThroughTheIndex() throws Exception {
+    PrimaryKey key = PrimaryKey.of(ROWS, List.of("tenant"), uri);
+    try (Dataset dataset = table(false, 2, i -> i)) {
+      KeyIndex.ensure(dataset, key);
+      dataset.checkoutLatest();
+      List<RowKey> keys = new ArrayList<>();
+      for (String tenant : List.of("nul\0x", "emoji \uD83D\uDE00", "it's")) {
+        keys.add(key.keyOf(GenericRowData.of(StringData.fromString(tenant), 0L, 0)));
+      }
+
+      KeyLookup.Found found = KeyLookup.find(dataset, key, keys);
+
+      assertThat(found.indexedKeys()).isTrue();
+      assertThat(found.offsets()).isEqualTo(expected(dataset, key, keys));
+      assertThat(found.rows()).isEqualTo(2 * ROWS_PER_FRAGMENT / TENANTS.length);
+    }
+  }
+
   @Test
   void aKeyLanceCannotWriteAsALiteralIsFoundByAScan() throws Exception {
     PrimaryKey key = PrimaryKey.of(ROWS, List.of("id"), uri);
