@@ -37,6 +37,9 @@ public final class ArrowBatchWriter implements AutoCloseable {
   /** The batch is full and may not grow: {@link #nextRowWouldOutgrow} said so. */
   private boolean endedFull;
 
+  /** Rows of the batch sealed last. */
+  private int lastRows;
+
   private final double[] bytesPerValue;
 
   private ArrowBatchWriter(
@@ -114,7 +117,9 @@ public final class ArrowBatchWriter implements AutoCloseable {
     return capacity;
   }
 
-  /** The batch with its row count set, ready to hand to Lance. Valid until {@link #reset()}. */
+  /**
+   * The batch with its row count set, ready to hand to Lance. Valid until {@link #reset(boolean)}.
+   */
   public VectorSchemaRoot seal() {
     root.setRowCount(rowCount);
     sizeNextBatch();
@@ -125,16 +130,18 @@ public final class ArrowBatchWriter implements AutoCloseable {
   /**
    * Sizes the next batch from this one, so that it does not double its way up from {@link
    * #INITIAL_CAPACITY} (every doubling a fresh allocation, a copy and zeroed memory: a quarter of
-   * the writer's time on vector rows). A batch that ended full at its memory limit is allocated at
-   * its row count: the next one fills it exactly, without growing. Any other (ended by the bytes of
-   * its strings, or by a checkpoint) at half its rows, so that it grows at most once: allocated at
-   * the size that crossed the limit, the next would end after one row.
+   * the writer's time on vector rows). A batch that ended full at its memory limit may be followed
+   * by one allocated at its row count, which fills without growing ({@link #reset(boolean)}). Any
+   * other (ended by the bytes of its strings, or by a checkpoint) at half its rows, so that the
+   * next grows at most once: allocated at the size that crossed the limit, it would end after one
+   * row.
    */
   private void sizeNextBatch() {
     if (rowCount == 0) {
       return;
     }
-    nextRows = endedFull ? rowCount : Math.max(INITIAL_CAPACITY, rowCount / 2);
+    lastRows = rowCount;
+    nextRows = Math.max(INITIAL_CAPACITY, rowCount / 2);
     List<FieldVector> vectors = root.getFieldVectors();
     for (int i = 0; i < vectors.size(); i++) {
       if (vectors.get(i) instanceof BaseVariableWidthVector variable) {
@@ -147,10 +154,16 @@ public final class ArrowBatchWriter implements AutoCloseable {
    * Releases the batch's buffers and starts an empty one sized from the batch sealed last. Arrow
    * vectors otherwise re-allocate the capacity they last reached, so a batch flushed for being full
    * would start the next one already full.
+   *
+   * @param roomForFullSize whether memory beside what the sealed batches still hold allows a batch
+   *     as large as the last one: then a batch that ended full is followed by one of its rows
    */
-  public void reset() {
+  public void reset(boolean roomForFullSize) {
     root.clear();
     writers.forEach(FieldWriter::forgetRoom);
+    if (endedFull && roomForFullSize) {
+      nextRows = Math.max(nextRows, lastRows);
+    }
     allocate();
     rowCount = 0;
     knownCapacity = 0;

@@ -191,7 +191,7 @@ class ArrowBatchWriterTest {
           actual.add(values);
         }
         assertThat(actual).isEqualTo(expected);
-        batch.reset();
+        batch.reset(false);
       }
     }
   }
@@ -242,13 +242,13 @@ class ArrowBatchWriterTest {
             ArrowBatchWriter.create(
                 NARROW, ArrowSchemaConverter.toArrowSchema(NARROW, Map.of()), allocator)) {
       assertThat(batch.seal().getVector("id").getValueCapacity()).isLessThan(2_048);
-      batch.reset();
+      batch.reset(false);
       for (int i = 0; i < 100_000; i++) {
         batch.write(GenericRowData.of((long) i, null, i, StringData.fromString("view"), 1.0));
       }
       batch.seal();
       long full = allocator.getAllocatedMemory();
-      batch.reset();
+      batch.reset(false);
       VectorSchemaRoot next = batch.seal();
       assertThat(next.getVector("id").getValueCapacity()).isBetween(50_000, 100_000);
       assertThat(
@@ -273,15 +273,19 @@ class ArrowBatchWriterTest {
                 NARROW, ArrowSchemaConverter.toArrowSchema(NARROW, Map.of()), allocator)) {
       int first = fillUntilFull(batch, allocator, limit);
       batch.seal();
-      batch.reset();
+      batch.reset(true);
       int capacity = batch.seal().getVector("id").getValueCapacity();
       assertThat(capacity).isGreaterThanOrEqualTo(first);
-      batch.reset();
+      batch.reset(true);
 
       int second = fillUntilFull(batch, allocator, limit);
       VectorSchemaRoot sealed = batch.seal();
       assertThat(second).isEqualTo(first);
       assertThat(sealed.getVector("id").getValueCapacity()).isEqualTo(capacity);
+
+      // without room for a batch that large beside what Lance still holds: half again
+      batch.reset(false);
+      assertThat(batch.seal().getVector("id").getValueCapacity()).isLessThan(first);
     }
   }
 

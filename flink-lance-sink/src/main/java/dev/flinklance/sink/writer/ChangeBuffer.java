@@ -218,7 +218,7 @@ final class ChangeBuffer implements AutoCloseable {
     root.setRowCount(full.getRowCount());
     sealed.add(new Batch(root, List.copyOf(fillingKeys)));
     fillingKeys.clear();
-    filling.reset();
+    filling.reset(false); // sealed batches stay until the checkpoint: no room is known
   }
 
   private static long position(int batch, int row) {

@@ -182,8 +182,10 @@ final class FragmentWriter implements AutoCloseable {
     if (batch.rowCount() == 0) {
       return;
     }
+    long batchBytes = batchAllocator.getAllocatedMemory();
     sendToStream(batch.seal());
-    batch.reset();
+    // Lance may still hold earlier batches: a next batch as large as this one only beside those
+    batch.reset(allocator.getAllocatedMemory() + batchBytes <= config.maxBufferBytes());
   }
 
   private void sendToStream(VectorSchemaRoot rows) throws InterruptedException {
