@@ -1,9 +1,11 @@
 package dev.flinklance.dataset;
 
 import dev.flinklance.dataset.LanceDatasetOptions.ConditionalPutCheck;
+import dev.flinklance.dataset.LanceErrors.Kind;
 import java.io.Serializable;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -38,6 +40,9 @@ import org.slf4j.LoggerFactory;
 public final class LanceDataset implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(LanceDataset.class);
+
+  /** Retries of the re-append of hidden rows ({@link #reappendOnLatest}). */
+  private static final int REAPPEND_RETRIES = 4;
 
   private final String uri;
   private final Map<String, String> storageOptions;
@@ -183,14 +188,12 @@ public final class LanceDataset implements Serializable {
 
   /** Opens the latest version, or returns empty if there is no table at the URI. */
   public Optional<Dataset> openIfExists(BufferAllocator allocator) {
-    try {
-      return Optional.of(openWith(allocator, new ReadOptions.Builder()));
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      if (LanceErrors.isNotFound(e)) {
-        return Optional.empty();
-      }
-      throw LanceDatasetException.wrap(uri, "cannot open the table", e);
-    }
+    return LanceCalls.callOr(
+        uri,
+        "cannot open the table",
+        () -> Optional.of(openWith(allocator, new ReadOptions.Builder())),
+        LanceErrors::isNotFound,
+        Optional.empty());
   }
 
   /**
@@ -248,27 +251,32 @@ public final class LanceDataset implements Serializable {
       boolean stableRowIds,
       String dataStorageVersion,
       Map<String, String> config) {
-    Dataset created;
     Overwrite.Builder overwrite = Overwrite.builder().fragments(List.of()).schema(schema);
     if (!config.isEmpty()) {
       overwrite.configUpsertValues(config);
     }
-    try (Transaction creation =
-        new Transaction.Builder().readVersion(0).operation(overwrite.build()).build()) {
-      CommitBuilder commit =
-          new CommitBuilder(uri, allocator)
-              .writeParams(storageOptions())
-              .useStableRowIds(stableRowIds)
-              .maxRetries(0);
-      if (dataStorageVersion != null) {
-        commit.storageFormat(storageFormatName(dataStorageVersion));
-      }
-      created = commit.execute(creation);
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      if (LanceErrors.isAlreadyExists(e) || LanceErrors.isCommitConflict(e)) {
-        return Optional.empty();
-      }
-      throw LanceDatasetException.wrap(uri, "cannot create the table", e);
+    Dataset created =
+        LanceCalls.callOr(
+            uri,
+            "cannot create the table",
+            () -> {
+              try (Transaction creation =
+                  new Transaction.Builder().readVersion(0).operation(overwrite.build()).build()) {
+                CommitBuilder commit =
+                    new CommitBuilder(uri, allocator)
+                        .writeParams(storageOptions())
+                        .useStableRowIds(stableRowIds)
+                        .maxRetries(0);
+                if (dataStorageVersion != null) {
+                  commit.storageFormat(storageFormatName(dataStorageVersion));
+                }
+                return commit.execute(creation);
+              }
+            },
+            e -> LanceErrors.isAlreadyExists(e) || LanceErrors.isCommitConflict(e),
+            null);
+    if (created == null) {
+      return Optional.empty(); // another writer's creation came first
     }
     if (created.version() == 1) {
       return Optional.of(created);
@@ -316,27 +324,30 @@ public final class LanceDataset implements Serializable {
     }
   }
 
-  /** Appends existing fragment files again; the commit gives them new ids and row lineage. */
   /**
    * A further racing creation can land its Overwrite between our read and our Append, which then
    * conflicts; that creator brings back only what it hid (our empty creation), so the hidden rows
    * are appended again on top of the newest version.
    */
-  private void reappendOnLatest(Dataset created, List<FragmentMetadata> fragments)
-      throws Exception {
-    for (int attempt = 1; ; attempt++) {
-      try (Dataset latest = created.checkoutVersion(created.latestVersion())) {
-        reappend(latest, fragments);
-        return;
-      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-        if (attempt >= 5) {
-          throw e;
-        }
-        LOG.warn("Bringing back hidden rows of {} conflicted; trying again", this, e);
-      }
-    }
+  private void reappendOnLatest(Dataset created, List<FragmentMetadata> fragments) {
+    LanceRetries.callAtOnce(
+        REAPPEND_RETRIES,
+        EnumSet.of(Kind.CONFLICT, Kind.TRANSIENT),
+        () ->
+            LanceCalls.call(
+                uri,
+                "cannot append the hidden rows again",
+                () -> {
+                  try (Dataset latest = created.checkoutVersion(created.latestVersion())) {
+                    reappend(latest, fragments);
+                    return null;
+                  }
+                }),
+        (failure, retry, delay) ->
+            LOG.warn("Bringing back hidden rows of {} failed; trying again", this, failure));
   }
 
+  /** Appends existing fragment files again; the commit gives them new ids and row lineage. */
   private void reappend(Dataset latest, List<FragmentMetadata> fragments) {
     List<FragmentMetadata> fresh = new ArrayList<>();
     for (FragmentMetadata f : fragments) {

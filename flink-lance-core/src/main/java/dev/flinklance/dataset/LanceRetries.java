@@ -18,6 +18,12 @@ import org.apache.flink.util.concurrent.RetryStrategy;
 @Internal
 public final class LanceRetries {
 
+  /** One attempt; a checked exception it throws ends the retries. */
+  @FunctionalInterface
+  public interface Attempt<T, E extends Exception> {
+    T run() throws E;
+  }
+
   /** What a caller does before a retry: log, count, look at the table again. */
   @FunctionalInterface
   public interface BeforeRetry {
@@ -44,14 +50,15 @@ public final class LanceRetries {
    * has retries left, calls {@code beforeRetry}, waits the strategy's delay and runs it again.
    *
    * @throws RuntimeException the last failure, or the first one not to be retried
+   * @throws E as the attempt throws it, never retried
    */
-  public static <T> T call(
-      RetryStrategy strategy, Set<Kind> retried, Supplier<T> attempt, BeforeRetry beforeRetry)
-      throws InterruptedException {
+  public static <T, E extends Exception> T call(
+      RetryStrategy strategy, Set<Kind> retried, Attempt<T, E> attempt, BeforeRetry beforeRetry)
+      throws E, InterruptedException {
     RetryStrategy left = strategy;
     for (int retry = 1; ; retry++) {
       try {
-        return attempt.get();
+        return attempt.run();
       } catch (RuntimeException e) {
         Kind kind = LanceErrors.kindOf(e);
         if (kind == Kind.PERMANENT
@@ -63,6 +70,16 @@ public final class LanceRetries {
         sleep(left.getRetryDelay());
         left = left.getNextRetryStrategy();
       }
+    }
+  }
+
+  /** As {@link #call} with {@link #atOnce}: for conflicts, which need no wait. */
+  public static <T, E extends Exception> T callAtOnce(
+      int retries, Set<Kind> retried, Attempt<T, E> attempt, BeforeRetry beforeRetry) throws E {
+    try {
+      return call(atOnce(retries), retried, attempt, beforeRetry);
+    } catch (InterruptedException e) {
+      throw new IllegalStateException("unreachable: retries at once never wait", e);
     }
   }
 
