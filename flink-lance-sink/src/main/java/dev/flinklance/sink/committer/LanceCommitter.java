@@ -45,9 +45,9 @@ import org.slf4j.LoggerFactory;
  * retried here with backoff, {@code sink.commit.max-attempts} attempts; a conflict left after
  * Lance's own rebases goes back to Flink ({@code retryLater}, which Flink 2.2 retries at once); a
  * permanent failure is not retried. After a failed attempt, the versions written since the attempt
- * began are searched the same way before trying again. Before each commit the committer checks that the table is still the one it
- * knows ({@link TableIdentity}): committing on a cached view of a table that was deleted and
- * recreated would leave it unreadable.
+ * began are searched the same way before trying again. Before each commit the committer checks that
+ * the table is still the one it knows ({@link TableIdentity}): committing on a cached view of a
+ * table that was deleted and recreated would leave it unreadable.
  */
 @Internal
 public final class LanceCommitter implements Committer<LanceCommittable> {
