@@ -42,8 +42,12 @@ class FlinkRetryLaterITCase {
 
   @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
 
-  /** One call of the committer: when, and the Flink frames it came through. */
-  record Call(long nanos, String thread, List<String> callers) {}
+  /**
+   * One call of the committer: when, the Flink frames it came through, and whether the interrupt
+   * flag the call before left set was still set (an interruptible wait in between, a sleep, would
+   * have thrown and cleared it).
+   */
+  record Call(long nanos, String thread, List<String> callers, boolean stillInterrupted) {}
 
   static final List<Call> CALLS = new CopyOnWriteArrayList<>();
 
@@ -82,6 +86,10 @@ class FlinkRetryLaterITCase {
     assertThat(CALLS).extracting(Call::thread).containsOnly(CALLS.get(0).thread());
     // every call through the same frames, from one loop: nothing ran between them
     assertThat(CALLS).extracting(Call::callers).containsOnly(CALLS.get(0).callers());
+    assertThat(CALLS.subList(1, calls))
+        .as("no interruptible wait between the calls")
+        .extracting(Call::stillInterrupted)
+        .containsOnly(true);
     assertThat(CALLS.get(0).callers().get(0))
         .startsWith(
             "org.apache.flink.streaming.runtime.operators.sink.committables"
@@ -140,8 +148,12 @@ class FlinkRetryLaterITCase {
               Arrays.stream(stack, 1, Math.min(stack.length, 6))
                   .map(f -> f.getClassName() + "." + f.getMethodName() + ":" + f.getLineNumber())
                   .toList();
-          CALLS.add(new Call(System.nanoTime(), Thread.currentThread().getName(), callers));
+          boolean stillInterrupted = Thread.interrupted();
+          CALLS.add(
+              new Call(
+                  System.nanoTime(), Thread.currentThread().getName(), callers, stillInterrupted));
           requests.forEach(CommitRequest::retryLater);
+          Thread.currentThread().interrupt();
         }
 
         @Override
