@@ -1,6 +1,7 @@
 package dev.flinklance.commit;
 
 import dev.flinklance.commit.VersionChange.Kind;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceErrors;
 import dev.flinklance.dataset.PermanentDatasetException;
@@ -143,12 +144,8 @@ public final class CommitHistory {
    * id and instant of that oldest version for a message ({@link VersionsBy#oldest}).
    */
   public static VersionsBy committedBy(Dataset latest, long millis) {
-    List<Version> versions;
-    try {
-      versions = latest.listVersions();
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(latest.uri(), "cannot list the versions", e);
-    }
+    List<Version> versions =
+        LanceCalls.call(latest.uri(), "cannot list the versions", latest::listVersions);
     long nanos = millis * 1_000_000;
     Version base = null;
     Version oldest = null;

@@ -169,26 +169,23 @@ public final class ConditionalPutProbe {
   }
 
   private static void create(LanceDataset table, String probeUri, BufferAllocator allocator) {
-    try {
-      Dataset.write()
-          .allocator(allocator)
-          .uri(probeUri)
-          .storageOptions(table.storageOptions())
-          .schema(SCHEMA)
-          .mode(WriteParams.WriteMode.CREATE)
-          .execute()
-          .close();
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(
-          table.uri(),
-          String.format(
-              "cannot create the probe table %s, which checks that the object store rejects a"
-                  + " second create-only PUT ('%s' = '%s' skips the check)",
-              probeUri,
-              LanceDatasetOptions.OBJECT_STORE_CONDITIONAL_PUT_CHECK.key(),
-              ConditionalPutCheck.SKIP),
-          e);
-    }
+    LanceCalls.run(
+        table.uri(),
+        String.format(
+            "cannot create the probe table %s, which checks that the object store rejects a"
+                + " second create-only PUT ('%s' = '%s' skips the check)",
+            probeUri,
+            LanceDatasetOptions.OBJECT_STORE_CONDITIONAL_PUT_CHECK.key(),
+            ConditionalPutCheck.SKIP),
+        () ->
+            Dataset.write()
+                .allocator(allocator)
+                .uri(probeUri)
+                .storageOptions(table.storageOptions())
+                .schema(SCHEMA)
+                .mode(WriteParams.WriteMode.CREATE)
+                .execute()
+                .close());
   }
 
   /**

@@ -173,14 +173,12 @@ public final class LanceDataset implements Serializable {
 
   /** Opens the latest version, or returns empty if there is no table at the URI. */
   public Optional<Dataset> openIfExists(BufferAllocator allocator) {
-    try {
-      return Optional.of(openWith(allocator, new ReadOptions.Builder()));
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      if (LanceErrors.isNotFound(e)) {
-        return Optional.empty();
-      }
-      throw LanceDatasetException.wrap(uri, "cannot open the table", e);
-    }
+    return LanceCalls.callOr(
+        uri,
+        "cannot open the table",
+        () -> Optional.of(openWith(allocator, new ReadOptions.Builder())),
+        LanceErrors::isNotFound,
+        Optional.empty());
   }
 
   /**

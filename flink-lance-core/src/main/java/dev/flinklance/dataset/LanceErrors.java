@@ -13,6 +13,27 @@ public final class LanceErrors {
 
   private LanceErrors() {}
 
+  /** What a retry can do about a failure; the one classification every retry follows. */
+  public enum Kind {
+    /** May pass (a network or object-store error): retried with backoff. */
+    TRANSIENT,
+    /** Another transaction won the race: retried at once on the newest version. */
+    CONFLICT,
+    /** No retry can fix it: never retried. */
+    PERMANENT
+  }
+
+  /**
+   * The kind of a failure: permanent if it is a {@link PermanentDatasetException} or Lance's
+   * message says so, a conflict if Lance says so, transient otherwise.
+   */
+  public static Kind kindOf(Throwable e) {
+    if (e instanceof PermanentDatasetException || isPermanent(e)) {
+      return Kind.PERMANENT;
+    }
+    return isCommitConflict(e) ? Kind.CONFLICT : Kind.TRANSIENT;
+  }
+
   public static boolean isNotFound(Throwable e) {
     if (e instanceof org.lance.namespace.errors.TableNotFoundException) {
       return true; // the table's namespace does not know it (any more)

@@ -1,6 +1,8 @@
 package dev.flinklance.dataset;
 
+import dev.flinklance.dataset.LanceErrors.Kind;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -25,7 +27,9 @@ import org.slf4j.LoggerFactory;
  */
 final class TableCreation {
   private static final Logger LOG = LoggerFactory.getLogger(TableCreation.class);
-  private static final int MAX_REAPPEND_ATTEMPTS = 5;
+
+  /** Retries of the re-append of hidden rows ({@link #reappendOnLatest}). */
+  private static final int REAPPEND_RETRIES = 4;
 
   private final LanceDataset table;
   private final BufferAllocator allocator;
@@ -38,27 +42,32 @@ final class TableCreation {
   /** The new table, or empty if another writer created it first. */
   Optional<Dataset> createIfAbsent(
       Schema schema, boolean stableRowIds, String dataStorageVersion, Map<String, String> config) {
-    Dataset created;
     Overwrite.Builder overwrite = Overwrite.builder().fragments(List.of()).schema(schema);
     if (!config.isEmpty()) {
       overwrite.configUpsertValues(config);
     }
-    try (Transaction creation =
-        new Transaction.Builder().readVersion(0).operation(overwrite.build()).build()) {
-      CommitBuilder commit =
-          new CommitBuilder(table.uri(), allocator)
-              .writeParams(table.storageOptions())
-              .useStableRowIds(stableRowIds)
-              .maxRetries(0);
-      if (dataStorageVersion != null) {
-        commit.storageFormat(storageFormatName(dataStorageVersion));
-      }
-      created = commit.execute(creation);
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      if (LanceErrors.isAlreadyExists(e) || LanceErrors.isCommitConflict(e)) {
-        return Optional.empty();
-      }
-      throw LanceDatasetException.wrap(table.uri(), "cannot create the table", e);
+    Dataset created =
+        LanceCalls.callOr(
+            table.uri(),
+            "cannot create the table",
+            () -> {
+              try (Transaction creation =
+                  new Transaction.Builder().readVersion(0).operation(overwrite.build()).build()) {
+                CommitBuilder commit =
+                    new CommitBuilder(table.uri(), allocator)
+                        .writeParams(table.storageOptions())
+                        .useStableRowIds(stableRowIds)
+                        .maxRetries(0);
+                if (dataStorageVersion != null) {
+                  commit.storageFormat(storageFormatName(dataStorageVersion));
+                }
+                return commit.execute(creation);
+              }
+            },
+            e -> LanceErrors.isAlreadyExists(e) || LanceErrors.isCommitConflict(e),
+            null);
+    if (created == null) {
+      return Optional.empty(); // another writer's creation came first
     }
     if (created.version() == 1) {
       return Optional.of(created);
@@ -111,19 +120,22 @@ final class TableCreation {
    * conflicts; that creator brings back only what it hid (our empty creation), so the hidden rows
    * are appended again on top of the newest version.
    */
-  private void reappendOnLatest(Dataset created, List<FragmentMetadata> fragments)
-      throws Exception {
-    for (int attempt = 1; ; attempt++) {
-      try (Dataset latest = created.checkoutVersion(created.latestVersion())) {
-        reappend(latest, fragments);
-        return;
-      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-        if (attempt >= MAX_REAPPEND_ATTEMPTS) {
-          throw e;
-        }
-        LOG.warn("Bringing back hidden rows of {} conflicted; trying again", table, e);
-      }
-    }
+  private void reappendOnLatest(Dataset created, List<FragmentMetadata> fragments) {
+    LanceRetries.callAtOnce(
+        REAPPEND_RETRIES,
+        EnumSet.of(Kind.CONFLICT, Kind.TRANSIENT),
+        () ->
+            LanceCalls.call(
+                table.uri(),
+                "cannot append the hidden rows again",
+                () -> {
+                  try (Dataset latest = created.checkoutVersion(created.latestVersion())) {
+                    reappend(latest, fragments);
+                    return null;
+                  }
+                }),
+        (failure, retry, delay) ->
+            LOG.warn("Bringing back hidden rows of {} failed; trying again", table, failure));
   }
 
   /** Appends existing fragment files again; the commit gives them new ids and row lineage. */

@@ -1,8 +1,10 @@
 package dev.flinklance.dataset;
 
+import java.time.Duration;
 import java.time.Instant;
 import java.time.ZonedDateTime;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.util.concurrent.RetryStrategy;
 import org.lance.Dataset;
 
 /**
@@ -22,9 +24,9 @@ public record VersionMark(long version, long epochNanos) {
    * concluded after rechecks, since a store can list a version directory without the manifests a
    * concurrent commit is putting (seen on an S3-compatible server under two writing jobs).
    */
-  private static final int RECHECKS = 3;
+  private static final RetryStrategy RECHECKS =
+      LanceRetries.backoff(3, Duration.ofMillis(200), Duration.ofMillis(800));
 
-  private static final long RECHECK_PAUSE_MS = 200;
   private static final long NOT_FOUND = -1;
 
   public static VersionMark of(Dataset dataset) {
@@ -42,11 +44,7 @@ public record VersionMark(long version, long epochNanos) {
     if (version == 0) {
       return;
     }
-    long latest = latestVersion(handle);
-    for (int recheck = 1; latest < version && recheck <= RECHECKS; recheck++) {
-      pause(recheck);
-      latest = latestVersion(handle);
-    }
+    long latest = recheckedLatestVersion(handle);
     if (latest == NOT_FOUND) {
       throw new TableReplacedException(handle.uri(), "there is no table at the URI any more");
     }
@@ -56,47 +54,48 @@ public record VersionMark(long version, long epochNanos) {
           String.format(
               "its latest version is %d, but this job already saw version %d", latest, version));
     }
-    try (Dataset marked = handle.checkoutVersion(version)) {
-      long actual = epochNanos(marked.getVersion().getDataTime());
-      if (actual != epochNanos) {
-        throw new TableReplacedException(
+    Long actual = // null: cleaned up
+        LanceCalls.callOr(
             handle.uri(),
-            String.format(
-                "version %d was committed at %s, but the version %d this job saw was committed at"
-                    + " %s",
-                version, marked.getVersion().getDataTime(), version, instant()));
-      }
-    } catch (TableReplacedException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      if (!LanceErrors.isNotFound(e)) {
-        throw LanceDatasetException.wrap(handle.uri(), "cannot read version " + version, e);
-      }
+            "cannot read version " + version,
+            () -> {
+              try (Dataset marked = handle.checkoutVersion(version)) {
+                return epochNanos(marked.getVersion().getDataTime());
+              }
+            },
+            LanceErrors::isNotFound,
+            null);
+    if (actual != null && actual != epochNanos) {
+      throw new TableReplacedException(
+          handle.uri(),
+          String.format(
+              "version %d was committed at %s, but the version %d this job saw was committed at"
+                  + " %s",
+              version, instant(actual), version, instant(epochNanos)));
     }
   }
 
   /** The latest version, or {@link #NOT_FOUND} if no version is listed. */
   private static long latestVersion(Dataset handle) {
-    try {
-      return handle.latestVersion();
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      if (LanceErrors.isNotFound(e)) {
-        return NOT_FOUND;
-      }
-      throw LanceDatasetException.wrap(handle.uri(), "cannot read the latest version", e);
-    }
+    return LanceCalls.callOr(
+        handle.uri(),
+        "cannot read the latest version",
+        handle::latestVersion,
+        LanceErrors::isNotFound,
+        NOT_FOUND);
   }
 
-  private static void pause(int recheck) {
+  /** The latest version, looked at again while it is below the mark. */
+  private long recheckedLatestVersion(Dataset handle) {
     try {
-      Thread.sleep(RECHECK_PAUSE_MS * recheck);
+      return LanceRetries.poll(RECHECKS, () -> latestVersion(handle), latest -> latest >= version);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while checking the table's versions", e);
     }
   }
 
-  private String instant() {
+  private static String instant(long epochNanos) {
     return Instant.ofEpochSecond(0, epochNanos).toString();
   }
 

@@ -1,6 +1,6 @@
 package dev.flinklance.index;
 
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.key.PrimaryKey;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -87,17 +87,18 @@ public final class KeyIndex {
         continue;
       }
       long start = System.nanoTime();
-      try {
-        dataset.createIndex(
-            List.of(column),
-            IndexType.BTREE,
-            Optional.of(nameFor(column)),
-            IndexParams.builder().setScalarIndexParams(BTreeIndexParams.builder().build()).build(),
-            false);
-      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-        throw LanceDatasetException.wrap(
-            dataset.uri(), "cannot build the key index over column '" + column + "'", e);
-      }
+      LanceCalls.run(
+          dataset.uri(),
+          "cannot build the key index over column '" + column + "'",
+          () ->
+              dataset.createIndex(
+                  List.of(column),
+                  IndexType.BTREE,
+                  Optional.of(nameFor(column)),
+                  IndexParams.builder()
+                      .setScalarIndexParams(BTreeIndexParams.builder().build())
+                      .build(),
+                  false));
       built.add(nameFor(column));
       LOG.info(
           "Built key index {} over column '{}' of {} ({} rows) in {} ms",

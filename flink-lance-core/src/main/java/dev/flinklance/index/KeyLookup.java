@@ -1,6 +1,6 @@
 package dev.flinklance.index;
 
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.PrimaryKey.KeyMatcher;
 import dev.flinklance.key.RowKey;
@@ -117,24 +117,26 @@ public final class KeyLookup {
             .withRowAddress(true)
             .useScalarIndex(useIndex);
     filter.ifPresent(options::filter);
-    try (LanceScanner scanner = dataset.newScan(options.build());
-        ArrowReader reader = scanner.scanBatches()) {
-      while (reader.loadNextBatch()) {
-        VectorSchemaRoot batch = reader.getVectorSchemaRoot();
-        IntPredicate wanted = matcher.bind(batch);
-        UInt8Vector addresses = (UInt8Vector) batch.getVector("_rowaddr");
-        for (int row = 0; row < batch.getRowCount(); row++) {
-          if (wanted.test(row)) {
-            long address = addresses.get(row);
-            offsets
-                .computeIfAbsent((int) (address >>> 32), id -> new ArrayList<>())
-                .add((int) address);
+    LanceCalls.run(
+        dataset.uri(),
+        "cannot look up the rows of " + key + " keys",
+        () -> {
+          try (LanceScanner scanner = dataset.newScan(options.build());
+              ArrowReader reader = scanner.scanBatches()) {
+            while (reader.loadNextBatch()) {
+              VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+              IntPredicate wanted = matcher.bind(batch);
+              UInt8Vector addresses = (UInt8Vector) batch.getVector("_rowaddr");
+              for (int row = 0; row < batch.getRowCount(); row++) {
+                if (wanted.test(row)) {
+                  long address = addresses.get(row);
+                  offsets
+                      .computeIfAbsent((int) (address >>> 32), id -> new ArrayList<>())
+                      .add((int) address);
+                }
+              }
+            }
           }
-        }
-      }
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(
-          dataset.uri(), "cannot look up the rows of " + key + " keys", e);
-    }
+        });
   }
 }

@@ -89,6 +89,18 @@ class LanceErrorsContractITCase {
     Map<String, Boolean> wanted = new HashMap<>();
     classes.keySet().forEach(key -> wanted.put(key, key.equals(expected)));
     assertThat(classes).as("classes of: %s", error.getMessage()).isEqualTo(wanted);
+    LanceErrors.Kind kind =
+        switch (expected) {
+          case "permanent" -> LanceErrors.Kind.PERMANENT;
+          case "conflict" -> LanceErrors.Kind.CONFLICT;
+          default -> LanceErrors.Kind.TRANSIENT; // not found, already exists: the caller's answer
+        };
+    assertThat(LanceErrors.kindOf(error))
+        .as("retry kind of: %s", error.getMessage())
+        .isEqualTo(kind);
+    assertThat(LanceErrors.kindOf(LanceDatasetException.wrap("t", "cannot", error)))
+        .as("retry kind of the wrapped failure")
+        .isEqualTo(kind);
   }
 
   @Test

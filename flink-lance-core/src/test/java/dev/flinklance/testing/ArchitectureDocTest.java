@@ -48,6 +48,7 @@ class ArchitectureDocTest {
           "ReserveFragments",
           "Rewrite",
           "RewriteResult",
+          "RetryStrategy",
           "ServiceLoader",
           "SimpleVersionedSerializer",
           "SimpleVersionedSerializerTypeSerializerProxy",

@@ -73,10 +73,14 @@ public final class LanceSinkOptions {
           .intType()
           .defaultValue(5)
           .withDescription(
-              "How often the committer tries one checkpoint's commit when Lance fails (for"
-                  + " example an object-store error), with exponential backoff from 500 ms. Before"
-                  + " each retry it checks whether the failed attempt landed after all. When all"
-                  + " attempts fail the job fails and, after its restart, the commit is replayed.");
+              "How often the committer tries one checkpoint's commit when Lance fails with an"
+                  + " error that may pass (an object-store error), with exponential backoff from"
+                  + " 500 ms to 8 s. Before each retry it checks whether the failed attempt landed"
+                  + " after all. A permanent error (access denied, a missing bucket) fails at"
+                  + " once; a commit that still conflicts with concurrent writers after"
+                  + " sink.commit.max-conflict-retries is handed back to Flink, which retries it at"
+                  + " once, 10 times. When all attempts fail the job fails and, after its restart,"
+                  + " the commit is replayed.");
 
   public static final ConfigOption<Integer> SINK_COMMIT_DEDUPE_MAX_VERSIONS =
       ConfigOptions.key("sink.commit.dedupe.max-versions")

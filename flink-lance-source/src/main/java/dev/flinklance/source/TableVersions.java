@@ -1,8 +1,8 @@
 package dev.flinklance.source;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
@@ -16,14 +16,15 @@ public final class TableVersions {
 
   /** The schema of the version a scan reads, as the scan produces it. */
   public static LanceReadSchema readSchema(LanceDataset table, Long version, String tag) {
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = open(table, version, tag, allocator)) {
-      return LanceReadSchema.of(dataset);
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(table.uri(), "cannot read the table's schema", e);
-    }
+    return LanceCalls.call(
+        table.uri(),
+        "cannot read the table's schema",
+        () -> {
+          try (BufferAllocator allocator = new RootAllocator();
+              Dataset dataset = open(table, version, tag, allocator)) {
+            return LanceReadSchema.of(dataset);
+          }
+        });
   }
 
   /**
@@ -38,14 +39,15 @@ public final class TableVersions {
     if (tag == null) {
       return table.open(allocator);
     }
-    long tagged;
-    try (Dataset latest = table.open(allocator)) {
-      tagged = latest.tags().getVersion(tag);
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(table.uri(), "cannot resolve tag '" + tag + "'", e);
-    }
+    long tagged =
+        LanceCalls.call(
+            table.uri(),
+            "cannot resolve tag '" + tag + "'",
+            () -> {
+              try (Dataset latest = table.open(allocator)) {
+                return latest.tags().getVersion(tag);
+              }
+            });
     return table.open(allocator, tagged);
   }
 }

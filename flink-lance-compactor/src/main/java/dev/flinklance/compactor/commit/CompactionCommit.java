@@ -9,10 +9,12 @@ import dev.flinklance.compactor.lineage.SideFileSpill;
 import dev.flinklance.compactor.plan.FragmentKey;
 import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.sidefile.SideFiles;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.dataset.LanceCalls;
+import dev.flinklance.dataset.LanceErrors.Kind;
+import dev.flinklance.dataset.LanceRetries;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -86,56 +88,60 @@ final class CompactionCommit {
             start);
       }
     }
-    int preempted = 0;
-    for (int attempt = 1; ; attempt++) {
-      List<RewriteResult> live = new ArrayList<>();
-      preempted = rewritten.size() - unpreempted(dataset, rewritten, live);
-      if (live.isEmpty()) {
-        warnPreempted(plan, dataset, preempted);
-        return summary(
-            plan,
-            Outcome.NOTHING_COMMITTED,
-            -1,
-            dataset,
-            List.of(),
-            0,
-            preempted,
-            failedTasks,
-            start);
-      }
-      validate(dataset, live);
-      RowLineageSpill spill = spill(dataset);
-      List<RewriteResult> toCommit = new ArrayList<>(live);
-      toCommit.addAll(Respill.of(dataset, live, spill));
-      RowLineageSpill.Spilled spilled = spill.spill(toCommit);
-      requireFresh(spilled);
-      try {
-        Compaction.commitCompaction(dataset, spilled.results(), config.lanceOptions());
-      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-        if (!LanceErrors.isCommitConflict(e) || attempt >= MAX_ATTEMPTS) {
-          throw new LanceDatasetException(
-              dataset.uri(), "cannot commit compaction " + plan.planId(), e);
-        }
-        LOG.info(
-            "Compaction {} of {} raced with another commit; checking again",
-            plan.planId(),
-            dataset.uri());
-        dataset.checkoutLatest();
-        continue;
-      }
+    return LanceRetries.callAtOnce(
+        MAX_ATTEMPTS - 1,
+        EnumSet.of(Kind.CONFLICT),
+        () -> commitLive(dataset, plan, rewritten, failedTasks, start),
+        (conflict, retry, delay) -> {
+          LOG.info(
+              "Compaction {} of {} raced with another commit; checking again",
+              plan.planId(),
+              dataset.uri());
+          dataset.checkoutLatest();
+        });
+  }
+
+  /** One attempt on the dataset's version: the rewrites no concurrent change preempted. */
+  private CompactionSummary commitLive(
+      Dataset dataset, PlanRef plan, List<RewriteResult> rewritten, int failedTasks, long start)
+      throws IOException {
+    List<RewriteResult> live = new ArrayList<>();
+    int preempted = rewritten.size() - unpreempted(dataset, rewritten, live);
+    if (live.isEmpty()) {
       warnPreempted(plan, dataset, preempted);
-      readBack(dataset, spilled.results());
       return summary(
           plan,
-          Outcome.COMMITTED,
-          dataset.version(),
+          Outcome.NOTHING_COMMITTED,
+          -1,
           dataset,
-          live,
-          spilled.bytes(),
+          List.of(),
+          0,
           preempted,
           failedTasks,
           start);
     }
+    validate(dataset, live);
+    RowLineageSpill spill = spill(dataset);
+    List<RewriteResult> toCommit = new ArrayList<>(live);
+    toCommit.addAll(Respill.of(dataset, live, spill));
+    RowLineageSpill.Spilled spilled = spill.spill(toCommit);
+    requireFresh(spilled);
+    LanceCalls.run(
+        dataset.uri(),
+        "cannot commit compaction " + plan.planId(),
+        () -> Compaction.commitCompaction(dataset, spilled.results(), config.lanceOptions()));
+    warnPreempted(plan, dataset, preempted);
+    readBack(dataset, spilled.results());
+    return summary(
+        plan,
+        Outcome.COMMITTED,
+        dataset.version(),
+        dataset,
+        live,
+        spilled.bytes(),
+        preempted,
+        failedTasks,
+        start);
   }
 
   /**

@@ -1,6 +1,6 @@
 package dev.flinklance.sink.committer;
 
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.index.KeyLookup;
 import dev.flinklance.key.PrimaryKey;
 import java.util.ArrayList;
@@ -31,13 +31,11 @@ record KeyedUpdate(Update operation, long removedRows, KeyLookup.Found lookup, l
     List<Long> removed = new ArrayList<>();
     List<FragmentMetadata> updated = new ArrayList<>();
     for (Map.Entry<Integer, List<Integer>> fragment : found.offsets().entrySet()) {
-      FragmentMetadata after;
-      try {
-        after = version.getFragment(fragment.getKey()).deleteRows(fragment.getValue());
-      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-        throw LanceDatasetException.wrap(
-            version.uri(), "cannot delete the replaced rows of fragment " + fragment.getKey(), e);
-      }
+      FragmentMetadata after =
+          LanceCalls.call(
+              version.uri(),
+              "cannot delete the replaced rows of fragment " + fragment.getKey(),
+              () -> version.getFragment(fragment.getKey()).deleteRows(fragment.getValue()));
       if (after == null) {
         removed.add((long) fragment.getKey()); // every row of the fragment is deleted
       } else {

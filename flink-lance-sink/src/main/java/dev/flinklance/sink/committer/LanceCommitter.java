@@ -6,12 +6,16 @@ import dev.flinklance.commit.CommitHistory.RunProgress;
 import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.dataset.ConditionalPutProbe;
 import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.TableReplacedException;
+import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.dataset.LanceErrors.Kind;
+import dev.flinklance.dataset.LanceRetries;
 import dev.flinklance.index.KeyIndex;
 import dev.flinklance.sink.LanceSinkConfig;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Comparator;
+import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
@@ -21,6 +25,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
+import org.apache.flink.util.concurrent.RetryStrategy;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -36,16 +41,19 @@ import org.slf4j.LoggerFactory;
  * commit found or at the version the run started from; afterwards the committer tracks the run
  * itself, so the steady state reads no history.
  *
- * <p>After a failed attempt, the versions written since the attempt began are searched the same way
- * before trying again. Before each commit the committer checks that the table is still the one it
- * knows ({@link TableIdentity}): committing on a cached view of a table that was deleted and
- * recreated would leave it unreadable.
+ * <p>Retries ({@link LanceRetries}, docs/architecture.md "Commit retries"): a transient failure is
+ * retried here with backoff, {@code sink.commit.max-attempts} attempts; a conflict left after
+ * Lance's own rebases goes back to Flink ({@code retryLater}, which Flink 2.2 retries at once); a
+ * permanent failure is not retried. After a failed attempt, the versions written since the attempt
+ * began are searched the same way before trying again. Before each commit the committer checks that
+ * the table is still the one it knows ({@link TableIdentity}): committing on a cached view of a
+ * table that was deleted and recreated would leave it unreadable.
  */
 @Internal
 public final class LanceCommitter implements Committer<LanceCommittable> {
   private static final Logger LOG = LoggerFactory.getLogger(LanceCommitter.class);
-  private static final long INITIAL_BACKOFF_MS = 500;
-  private static final long MAX_BACKOFF_MS = 8_000;
+  private static final Duration FIRST_STORE_ERROR_BACKOFF = Duration.ofMillis(500);
+  private static final Duration MAX_STORE_ERROR_BACKOFF = Duration.ofSeconds(8);
 
   private final LanceSinkConfig config;
   private final StampedCommit stampedCommit;
@@ -93,12 +101,19 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
         request.signalAlreadyCommitted();
         continue;
       }
+      boolean landed;
       try {
-        commitWithRetries(committable);
+        landed = commitWithRetries(committable);
       } catch (RuntimeException e) {
         // Later checkpoints must not land before this one: leave them to the replay.
         pending.forEachRemaining(CommitRequest::retryLater);
         request.signalFailedWithUnknownReason(e);
+        return;
+      }
+      if (!landed) {
+        // Flink calls again at once, this request first; later ones wait for it.
+        request.retryLater();
+        pending.forEachRemaining(CommitRequest::retryLater);
         return;
       }
     }
@@ -140,35 +155,69 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
     return 0;
   }
 
-  private void commitWithRetries(LanceCommittable committable) throws InterruptedException {
-    long backoff = INITIAL_BACKOFF_MS;
-    for (int attempt = 1; ; attempt++) {
-      long versionBefore = identity().dataset().version();
-      try {
-        commitOnce(committable);
-        return;
-      } catch (RuntimeException e) {
-        if (attempt >= config.commitMaxAttempts() || e instanceof TableReplacedException) {
-          throw e;
-        }
-        LOG.warn(
-            "Commit attempt {} of {} for {} to {} failed; retrying in {} ms",
-            attempt,
-            config.commitMaxAttempts(),
-            committable,
-            table,
-            backoff,
-            e);
-        Thread.sleep(backoff);
-        backoff = Math.min(backoff * 2, MAX_BACKOFF_MS);
-        identity().refresh();
-        if (landedSeq(committable, versionBefore) >= committable.stamp().runSeq()) {
-          LOG.info("The failed attempt for {} did land; not committing it again", committable);
-          landedSeqOfRun.put(committable.stamp().run(), committable.stamp().runSeq());
-          return;
-        }
+  /**
+   * Commits, retrying a transient failure (an object-store error) on this thread with backoff, up
+   * to {@code sink.commit.max-attempts} attempts: Flink's own retries ({@code retryLater}) come at
+   * once and could not ride out an outage. Before each retry it looks whether the failed attempt
+   * landed after all. A permanent failure is never retried.
+   *
+   * @return false if the commit lost a race with concurrent commits (Lance's own rebases, {@code
+   *     sink.commit.max-conflict-retries}, used up) and did not land: to be retried at once
+   */
+  private boolean commitWithRetries(LanceCommittable committable) throws InterruptedException {
+    long[] attemptFrom = {-1}; // the version the last attempt started on
+    try {
+      LanceRetries.call(
+          storeErrorRetries(),
+          EnumSet.of(Kind.TRANSIENT),
+          () -> {
+            if (attemptFrom[0] >= 0 && landedSince(committable, attemptFrom[0])) {
+              return null;
+            }
+            attemptFrom[0] = identity().dataset().version();
+            commitOnce(committable);
+            return null;
+          },
+          (failure, retry, delay) ->
+              LOG.warn(
+                  "Commit attempt {} of {} for {} to {} failed; retrying in {} ms",
+                  retry,
+                  config.commitMaxAttempts(),
+                  committable,
+                  table,
+                  delay.toMillis(),
+                  failure));
+      return true;
+    } catch (RuntimeException e) {
+      if (LanceErrors.kindOf(e) != Kind.CONFLICT) {
+        throw e;
       }
+      if (attemptFrom[0] >= 0 && landedSince(committable, attemptFrom[0])) {
+        return true;
+      }
+      LOG.info(
+          "Commit of {} to {} lost the race with concurrent commits; Flink retries it at once",
+          committable,
+          table,
+          e);
+      return false;
     }
+  }
+
+  private RetryStrategy storeErrorRetries() {
+    return LanceRetries.backoff(
+        config.commitMaxAttempts() - 1, FIRST_STORE_ERROR_BACKOFF, MAX_STORE_ERROR_BACKOFF);
+  }
+
+  /** After a failed attempt: looks at the newest versions for the attempt's run and number. */
+  private boolean landedSince(LanceCommittable committable, long version) {
+    identity().refresh();
+    if (landedSeq(committable, version) < committable.stamp().runSeq()) {
+      return false;
+    }
+    LOG.info("The failed attempt for {} did land; not committing it again", committable);
+    landedSeqOfRun.put(committable.stamp().run(), committable.stamp().runSeq());
+    return true;
   }
 
   private void commitOnce(LanceCommittable committable) {

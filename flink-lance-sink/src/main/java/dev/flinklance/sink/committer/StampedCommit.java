@@ -1,10 +1,12 @@
 package dev.flinklance.sink.committer;
 
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.dataset.LanceErrors.Kind;
+import dev.flinklance.dataset.LanceRetries;
 import dev.flinklance.key.PrimaryKey;
 import java.io.Serializable;
+import java.util.EnumSet;
 import java.util.Optional;
 import org.lance.CommitBuilder;
 import org.lance.Dataset;
@@ -51,32 +53,32 @@ class StampedCommit implements Serializable {
       return new Committed(
           commit(current, operationOf(current, committable), committable), Optional.empty());
     }
-    Dataset base = current;
+    Dataset[] base = {current};
     try {
-      for (int attempt = 1; ; attempt++) {
-        KeyedUpdate update = plan(base, committable);
-        try {
-          return new Committed(commit(base, update.operation(), committable), Optional.of(update));
-        } catch (LanceDatasetException e) {
-          if (!LanceErrors.isCommitConflict(e) || attempt > maxConflictRetries) {
-            throw e;
-          }
-          LOG.info(
-              "{} conflicted with a concurrent change of {} at attempt {}; planning it again on"
-                  + " the newest version",
-              committable,
-              table,
-              attempt);
-          Dataset newest = newest(base);
-          if (base != current) {
-            base.close();
-          }
-          base = newest;
-        }
-      }
+      return LanceRetries.callAtOnce(
+          maxConflictRetries,
+          EnumSet.of(Kind.CONFLICT),
+          () -> {
+            KeyedUpdate update = plan(base[0], committable);
+            return new Committed(
+                commit(base[0], update.operation(), committable), Optional.of(update));
+          },
+          (conflict, retry, delay) -> {
+            LOG.info(
+                "{} conflicted with a concurrent change of {} at attempt {}; planning it again on"
+                    + " the newest version",
+                committable,
+                table,
+                retry);
+            Dataset newest = newest(base[0]);
+            if (base[0] != current) {
+              base[0].close();
+            }
+            base[0] = newest;
+          });
     } finally {
-      if (base != current) {
-        base.close();
+      if (base[0] != current) {
+        base[0].close();
       }
     }
   }
@@ -87,28 +89,29 @@ class StampedCommit implements Serializable {
   }
 
   private Dataset newest(Dataset base) {
-    try {
-      return base.checkoutVersion(base.latestVersion());
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(table.uri(), "cannot open the newest version", e);
-    }
+    return LanceCalls.call(
+        table.uri(),
+        "cannot open the newest version",
+        () -> base.checkoutVersion(base.latestVersion()));
   }
 
   private Dataset commit(Dataset base, Operation operation, LanceCommittable committable) {
-    try (Transaction transaction =
-        new Transaction.Builder()
-            .readVersion(base.version())
-            .operation(operation)
-            .transactionProperties(committable.stamp().toProperties())
-            .build()) {
-      return new CommitBuilder(base)
-          .writeParams(table.storageOptions())
-          .maxRetries(maxConflictRetries)
-          .execute(transaction);
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(
-          table.uri(), "cannot commit checkpoint " + committable.checkpointId(), e);
-    }
+    return LanceCalls.call(
+        table.uri(),
+        "cannot commit checkpoint " + committable.checkpointId(),
+        () -> {
+          try (Transaction transaction =
+              new Transaction.Builder()
+                  .readVersion(base.version())
+                  .operation(operation)
+                  .transactionProperties(committable.stamp().toProperties())
+                  .build()) {
+            return new CommitBuilder(base)
+                .writeParams(table.storageOptions())
+                .maxRetries(maxConflictRetries)
+                .execute(transaction);
+          }
+        });
   }
 
   private static Operation operationOf(Dataset current, LanceCommittable committable) {

@@ -3,12 +3,15 @@ package dev.flinklance.sink.writer;
 import dev.flinklance.dataset.ConditionalPutProbe;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceRetries;
 import dev.flinklance.dataset.VersionMark;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.util.concurrent.FixedRetryStrategy;
+import org.apache.flink.util.concurrent.RetryStrategy;
 import org.lance.Dataset;
 import org.lance.schema.LanceSchema;
 import org.slf4j.Logger;
@@ -23,8 +26,10 @@ import org.slf4j.LoggerFactory;
 @Internal
 public final class TableBootstrap {
   private static final Logger LOG = LoggerFactory.getLogger(TableBootstrap.class);
-  static final Duration CREATOR_WAIT = Duration.ofSeconds(10);
   private static final Duration POLL_INTERVAL = Duration.ofMillis(50);
+
+  /** About 10 s of waits (and the looks in between) for the creating subtask's table. */
+  private static final RetryStrategy CREATOR_WAIT = new FixedRetryStrategy(200, POLL_INTERVAL);
 
   /**
    * What a writer needs to know about the table it writes into.
@@ -39,7 +44,7 @@ public final class TableBootstrap {
 
   /**
    * @param creator whether this caller should create a missing table at once (writer subtask 0);
-   *     the others first wait up to {@link #CREATOR_WAIT} for it to appear, which keeps the
+   *     the others first wait about 10 s ({@link #CREATOR_WAIT}) for it to appear, which keeps the
    *     subtasks of one job from racing each other (a race is undone, but leaves extra versions)
    */
   public static TableLayout ensureTable(
@@ -71,18 +76,12 @@ public final class TableBootstrap {
   }
 
   private static Optional<Dataset> awaitTable(LanceDataset table, BufferAllocator allocator) {
-    long deadline = System.nanoTime() + CREATOR_WAIT.toNanos();
-    while (true) {
-      Optional<Dataset> dataset = table.openIfExists(allocator);
-      if (dataset.isPresent() || System.nanoTime() > deadline) {
-        return dataset;
-      }
-      try {
-        Thread.sleep(POLL_INTERVAL.toMillis());
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new LanceDatasetException(table.uri(), "interrupted while waiting for the table", e);
-      }
+    try {
+      return LanceRetries.poll(
+          CREATOR_WAIT, () -> table.openIfExists(allocator), Optional::isPresent);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LanceDatasetException(table.uri(), "interrupted while waiting for the table", e);
     }
   }
 }

@@ -5,7 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
 import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.dataset.TableReplacedException;
 import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.sink.LanceSinkConfig;
@@ -251,6 +253,61 @@ class LanceCommitterTest {
     assertThat(outcomes(requests))
         .containsExactly(Outcome.FAILED, Outcome.RETRY_LATER, Outcome.RETRY_LATER);
     assertThat(LanceTestTables.latestVersion(table)).isEqualTo(1);
+  }
+
+  @Test
+  void aPermanentErrorIsNotRetried() throws Exception {
+    AtomicInteger attempts = new AtomicInteger();
+    StampedCommit accessDenied =
+        new StampedCommit(config().dataset(), 0, null) {
+          @Override
+          Committed commit(Dataset current, LanceCommittable committable) {
+            attempts.incrementAndGet();
+            throw new PermanentDatasetException(table, "injected: access denied", null);
+          }
+        };
+    Run run = new Run();
+    List<RecordingCommitRequest<LanceCommittable>> requests = requests(run.next(1), run.next(2));
+    try (LanceCommitter committer = new LanceCommitter(config(), context(), accessDenied)) {
+      assertThatThrownBy(() -> committer.commit(new ArrayList<>(requests)))
+          .hasRootCauseMessage("Lance table '" + table + "': injected: access denied");
+    }
+    assertThat(attempts).hasValue(1);
+    assertThat(outcomes(requests)).containsExactly(Outcome.FAILED, Outcome.RETRY_LATER);
+  }
+
+  /**
+   * A conflict that outlasts Lance's own rebases goes back to Flink, which calls again at once
+   * (FlinkRetryLaterITCase): no wait on the task thread, and no later checkpoint before it.
+   */
+  @Test
+  void aConflictLeftAfterLancesRebasesIsRetriedByFlinkInOrder() throws Exception {
+    AtomicInteger conflicts = new AtomicInteger(1);
+    StampedCommit conflictsOnce =
+        new StampedCommit(config().dataset(), 0, null) {
+          @Override
+          Committed commit(Dataset current, LanceCommittable committable) {
+            if (conflicts.getAndDecrement() > 0) {
+              throw LanceDatasetException.wrap(
+                  table,
+                  "cannot commit checkpoint " + committable.checkpointId(),
+                  new IllegalStateException("Retryable commit conflict for version 3: injected"));
+            }
+            return super.commit(current, committable);
+          }
+        };
+    Run run = new Run();
+    List<RecordingCommitRequest<LanceCommittable>> requests = requests(run.next(1), run.next(2));
+    try (LanceCommitter committer = new LanceCommitter(config(), context(), conflictsOnce)) {
+      committer.commit(new ArrayList<>(requests));
+      assertThat(outcomes(requests)).containsExactly(Outcome.RETRY_LATER, Outcome.RETRY_LATER);
+      assertThat(LanceTestTables.latestVersion(table)).isEqualTo(1);
+
+      requests.forEach(RecordingCommitRequest::reoffer); // Flink's retry
+      committer.commit(new ArrayList<>(requests));
+    }
+    assertThat(outcomes(requests)).containsExactly(Outcome.COMMITTED, Outcome.COMMITTED);
+    assertThat(checkpoints()).containsExactly(1L, 2L);
   }
 
   @Test

@@ -19,6 +19,11 @@ public final class RecordingCommitRequest<T> implements CommitRequest<T> {
     this.committable = committable;
   }
 
+  /** Offered again after {@link #retryLater}: as Flink does, the answer starts anew. */
+  public void reoffer() {
+    outcome = Outcome.COMMITTED;
+  }
+
   public Outcome outcome() {
     return outcome;
   }

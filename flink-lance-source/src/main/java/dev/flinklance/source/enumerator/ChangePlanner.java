@@ -2,7 +2,7 @@ package dev.flinklance.source.enumerator;
 
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.commit.VersionChange;
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.dataset.TableReplacedException;
 import dev.flinklance.dataset.VersionMark;
@@ -179,14 +179,14 @@ final class ChangePlanner {
           case ROWS -> change.changesRows() && (scan.changelog() || onRemoval(change));
         };
     if (change.schemaChanged()) { // also when skipped: the versions after it have its schema
-      try (Dataset at = latest.checkoutVersion(change.version())) {
-        SplitPlanner.checkColumns(scan, at, change.version());
-      } catch (LanceDatasetException e) {
-        throw e;
-      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-        throw LanceDatasetException.wrap(
-            scan.dataset().uri(), "cannot read version " + change.version(), e);
-      }
+      LanceCalls.run(
+          scan.dataset().uri(),
+          "cannot read version " + change.version(),
+          () -> {
+            try (Dataset at = latest.checkoutVersion(change.version())) {
+              SplitPlanner.checkColumns(scan, at, change.version());
+            }
+          });
     }
     if (!emitted) {
       if (change.changesRows()) {

@@ -3,8 +3,8 @@ package dev.flinklance.table.catalog;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.filter.LanceSqlText;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -75,45 +75,47 @@ final class DatabaseRegistry {
             StringData.fromString(name),
             StringData.fromString(database.getComment()),
             new GenericMapData(properties));
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = openOrCreate(allocator);
-        ArrowBatchWriter batch =
-            ArrowBatchWriter.create(ROW_TYPE, dataset.getSchema(), allocator)) {
-      batch.write(row);
-      try (Transaction append =
-              new Transaction.Builder()
-                  .readVersion(dataset.version())
-                  .operation(
-                      Append.builder()
-                          .fragments(
-                              Fragment.write()
-                                  .datasetUri(table.uri())
-                                  .allocator(allocator)
-                                  .data(batch.seal())
-                                  .storageOptions(table.storageOptions())
-                                  .dataStorageVersion(dataset.getLanceFileFormatVersion())
-                                  .execute())
-                          .build())
-                  .build();
-          Dataset ignored = new CommitBuilder(dataset).maxRetries(20).execute(append)) {
-        // committed; a concurrent append is rebased, not lost
-      }
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(table.uri(), "cannot register database '" + name + "'", e);
-    }
+    LanceCalls.run(
+        table.uri(),
+        "cannot register database '" + name + "'",
+        () -> {
+          try (BufferAllocator allocator = new RootAllocator();
+              Dataset dataset = openOrCreate(allocator);
+              ArrowBatchWriter batch =
+                  ArrowBatchWriter.create(ROW_TYPE, dataset.getSchema(), allocator)) {
+            batch.write(row);
+            try (Transaction append =
+                    new Transaction.Builder()
+                        .readVersion(dataset.version())
+                        .operation(
+                            Append.builder()
+                                .fragments(
+                                    Fragment.write()
+                                        .datasetUri(table.uri())
+                                        .allocator(allocator)
+                                        .data(batch.seal())
+                                        .storageOptions(table.storageOptions())
+                                        .dataStorageVersion(dataset.getLanceFileFormatVersion())
+                                        .execute())
+                                .build())
+                        .build();
+                Dataset ignored = new CommitBuilder(dataset).maxRetries(20).execute(append)) {
+              // committed; a concurrent append is rebased, not lost
+            }
+          }
+        });
   }
 
   void remove(String name) {
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = table.open(allocator)) {
-      dataset.delete("name = " + LanceSqlText.quote(name));
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(table.uri(), "cannot remove database '" + name + "'", e);
-    }
+    LanceCalls.run(
+        table.uri(),
+        "cannot remove database '" + name + "'",
+        () -> {
+          try (BufferAllocator allocator = new RootAllocator();
+              Dataset dataset = table.open(allocator)) {
+            dataset.delete("name = " + LanceSqlText.quote(name));
+          }
+        });
   }
 
   private Dataset openOrCreate(BufferAllocator allocator) {
@@ -132,33 +134,36 @@ final class DatabaseRegistry {
   /** The databases whose rows match {@code filter} (all when null), first row per name. */
   private Map<String, CatalogDatabase> read(String filter) {
     Map<String, CatalogDatabase> databases = new HashMap<>();
-    try (BufferAllocator allocator = new RootAllocator()) {
-      Optional<Dataset> existing = table.openIfExists(allocator);
-      if (existing.isEmpty()) {
-        return databases;
-      }
-      ScanOptions.Builder options = new ScanOptions.Builder().columns(ROW_TYPE.getFieldNames());
-      if (filter != null) {
-        options.filter(filter);
-      }
-      try (Dataset dataset = existing.get();
-          LanceScanner scanner = dataset.newScan(options.build());
-          ArrowReader reader = scanner.scanBatches()) {
-        while (reader.loadNextBatch()) {
-          ArrowColumnarBatch rows =
-              ArrowColumnarBatch.of(reader.getVectorSchemaRoot(), ROW_TYPE.getFieldNames(), reader);
-          for (int i = 0; i < rows.rowCount(); i++) {
-            RowData row = rows.row(i);
-            databases.putIfAbsent(row.getString(0).toString(), toDatabase(row));
+    return LanceCalls.call(
+        table.uri(),
+        "cannot read the list of databases",
+        () -> {
+          try (BufferAllocator allocator = new RootAllocator()) {
+            Optional<Dataset> existing = table.openIfExists(allocator);
+            if (existing.isEmpty()) {
+              return databases;
+            }
+            ScanOptions.Builder options =
+                new ScanOptions.Builder().columns(ROW_TYPE.getFieldNames());
+            if (filter != null) {
+              options.filter(filter);
+            }
+            try (Dataset dataset = existing.get();
+                LanceScanner scanner = dataset.newScan(options.build());
+                ArrowReader reader = scanner.scanBatches()) {
+              while (reader.loadNextBatch()) {
+                ArrowColumnarBatch rows =
+                    ArrowColumnarBatch.of(
+                        reader.getVectorSchemaRoot(), ROW_TYPE.getFieldNames(), reader);
+                for (int i = 0; i < rows.rowCount(); i++) {
+                  RowData row = rows.row(i);
+                  databases.putIfAbsent(row.getString(0).toString(), toDatabase(row));
+                }
+              }
+            }
+            return databases;
           }
-        }
-      }
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(table.uri(), "cannot read the list of databases", e);
-    }
-    return databases;
+        });
   }
 
   private static CatalogDatabase toDatabase(RowData row) {

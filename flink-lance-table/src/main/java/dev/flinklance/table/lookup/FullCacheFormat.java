@@ -3,7 +3,6 @@ package dev.flinklance.table.lookup;
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSourceOptions;
@@ -186,24 +185,17 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
 
   /** Runs {@code step}, again after a failure that may pass, up to {@code lookup.max-retries}. */
   private <T> T withRetries(String action, Supplier<T> step) {
-    for (int attempt = 0; ; attempt++) {
-      try {
-        return step.get();
-      } catch (PermanentDatasetException e) {
-        throw e;
-      } catch (LanceDatasetException e) {
-        if (attempt >= spec.maxRetries()) {
-          throw e;
-        }
-        LOG.warn(
-            "Cannot {} of {} (retry {} of {})",
-            action,
-            spec.table().uri(),
-            attempt + 1,
-            spec.maxRetries(),
-            e);
-      }
-    }
+    return spec.withRetries(
+        step,
+        (failure, retry, delay) ->
+            LOG.warn(
+                "Cannot {} of {} (retry {} of {} in {} ms)",
+                action,
+                spec.table().uri(),
+                retry,
+                spec.maxRetries(),
+                delay.toMillis(),
+                failure));
   }
 
   @Override

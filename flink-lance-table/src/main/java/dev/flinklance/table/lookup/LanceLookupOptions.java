@@ -36,7 +36,8 @@ public final class LanceLookupOptions {
           .defaultValue(3)
           .withDescription(
               "Retries of a lookup (or of a FULL cache load) that failed for a reason that may"
-                  + " pass, an object store's error or timeout, before the job fails. A table"
+                  + " pass, an object store's error or timeout, before the job fails, after"
+                  + " 100 ms, then twice as long each time, at most 5 s. A table"
                   + " dropped, replaced or changed in a column the join reads fails the job at"
                   + " once.");
 

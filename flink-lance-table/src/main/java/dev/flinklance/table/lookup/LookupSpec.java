@@ -1,10 +1,14 @@
 package dev.flinklance.table.lookup;
 
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceErrors.Kind;
+import dev.flinklance.dataset.LanceRetries;
 import dev.flinklance.table.source.FollowedTable;
 import java.io.Serializable;
 import java.time.Duration;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
 
@@ -31,6 +35,25 @@ public record LookupSpec(
     int maxRetries,
     Duration refreshInterval)
     implements Serializable {
+  private static final Duration FIRST_RETRY_DELAY = Duration.ofMillis(100);
+  private static final Duration MAX_RETRY_DELAY = Duration.ofSeconds(5);
+
+  /**
+   * Runs a step of a lookup or of a cache load, again after a failure that may pass, up to {@code
+   * lookup.max-retries} times, waiting from 100 ms, twice as long each time, up to 5 s.
+   */
+  <T> T withRetries(Supplier<T> step, LanceRetries.BeforeRetry beforeRetry) {
+    try {
+      return LanceRetries.call(
+          LanceRetries.backoff(maxRetries, FIRST_RETRY_DELAY, MAX_RETRY_DELAY),
+          EnumSet.of(Kind.TRANSIENT),
+          step::get,
+          beforeRetry);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while waiting to retry a lookup", e);
+    }
+  }
 
   /** Whether the join follows the table to its newest versions. */
   boolean follows() {

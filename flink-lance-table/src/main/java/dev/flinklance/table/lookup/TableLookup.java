@@ -1,6 +1,7 @@
 package dev.flinklance.table.lookup;
 
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.index.KeyLookup;
@@ -45,8 +46,6 @@ final class TableLookup implements AutoCloseable {
   static final int KEYS_PER_QUERY = KeyLookup.KEYS_PER_INDEX_QUERY;
 
   private static final Logger LOG = LoggerFactory.getLogger(TableLookup.class);
-  private static final long FIRST_RETRY_PAUSE_MS = 100;
-  private static final long MAX_RETRY_PAUSE_MS = 5_000;
 
   private final LookupSpec spec;
   private final PrimaryKey lookupKey;
@@ -104,27 +103,26 @@ final class TableLookup implements AutoCloseable {
    */
   Map<RowKey, List<RowData>> lookup(Collection<RowKey> keys) {
     keysLookedUp.inc(keys.size());
-    for (int attempt = 0; ; attempt++) {
-      try {
-        return table.read(dataset -> read(dataset, keys));
-      } catch (LanceDatasetException e) {
-        checkSameTable(); // the files of a dropped table are gone: say so rather than that
-        if (e instanceof PermanentDatasetException || attempt >= spec.maxRetries()) {
-          throw e;
-        }
-        long pause = Math.min(MAX_RETRY_PAUSE_MS, FIRST_RETRY_PAUSE_MS << attempt);
-        LOG.warn(
-            "Lookup of {} keys in {} failed (retry {} of {} in {} ms)",
-            keys.size(),
-            spec.table().uri(),
-            attempt + 1,
-            spec.maxRetries(),
-            pause,
-            e);
-        retries.inc();
-        sleep(pause);
-      }
-    }
+    return spec.withRetries(
+        () -> {
+          try {
+            return table.read(dataset -> read(dataset, keys));
+          } catch (LanceDatasetException e) {
+            checkSameTable(); // the files of a dropped table are gone: say so rather than that
+            throw e;
+          }
+        },
+        (failure, retry, delay) -> {
+          LOG.warn(
+              "Lookup of {} keys in {} failed (retry {} of {} in {} ms)",
+              keys.size(),
+              spec.table().uri(),
+              retry,
+              spec.maxRetries(),
+              delay.toMillis(),
+              failure);
+          retries.inc();
+        });
   }
 
   /** A dropped or replaced table fails every retry; one that cannot be reached may come back. */
@@ -164,31 +162,29 @@ final class TableLookup implements AutoCloseable {
       options.filter(LanceFilters.and(filters));
     }
     queries.inc();
-    try (LanceScanner scanner = dataset.newScan(options.build());
-        ArrowReader reader = scanner.scanBatches()) {
-      while (reader.loadNextBatch()) {
-        ArrowColumnarBatch batch =
-            ArrowColumnarBatch.of(
-                reader.getVectorSchemaRoot(), spec.producedType().getFieldNames(), reader);
-        for (int i = 0; i < batch.rowCount(); i++) {
-          RowData row = batch.row(i);
-          if (rowKey.nullColumn(row) == null) {
-            RowKey key = rowKey.keyOf(row);
-            if (wanted.contains(key)) {
-              found.computeIfAbsent(key, k -> new ArrayList<>()).add(copier.copy(row));
+    LanceCalls.run(
+        spec.table().uri(),
+        String.format(
+            "cannot look up %d keys %s in version %d", wanted.size(), rowKey, dataset.version()),
+        () -> {
+          try (LanceScanner scanner = dataset.newScan(options.build());
+              ArrowReader reader = scanner.scanBatches()) {
+            while (reader.loadNextBatch()) {
+              ArrowColumnarBatch batch =
+                  ArrowColumnarBatch.of(
+                      reader.getVectorSchemaRoot(), spec.producedType().getFieldNames(), reader);
+              for (int i = 0; i < batch.rowCount(); i++) {
+                RowData row = batch.row(i);
+                if (rowKey.nullColumn(row) == null) {
+                  RowKey key = rowKey.keyOf(row);
+                  if (wanted.contains(key)) {
+                    found.computeIfAbsent(key, k -> new ArrayList<>()).add(copier.copy(row));
+                  }
+                }
+              }
             }
           }
-        }
-      }
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(
-          spec.table().uri(),
-          String.format(
-              "cannot look up %d keys %s in version %d", wanted.size(), rowKey, dataset.version()),
-          e);
-    }
+        });
   }
 
   /** Says once how a task's lookups find their rows, and what they cost without an index. */
@@ -259,15 +255,6 @@ final class TableLookup implements AutoCloseable {
     if (!warnedUnindexed) {
       warnedUnindexed = true;
       LOG.warn(message, arguments);
-    }
-  }
-
-  private static void sleep(long millis) {
-    try {
-      Thread.sleep(millis);
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting to retry a lookup", e);
     }
   }
 

@@ -1,7 +1,7 @@
 package dev.flinklance.table.vector;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.source.LanceSourceConfig;
@@ -88,17 +88,18 @@ public final class VectorSearchPlanner {
   /** The metric to search with; one the column's index was not built for is an error. */
   private static VectorMetric metric(
       LanceSourceConfig source, VectorColumn column, VectorMetric asked) {
-    Optional<VectorIndex> index;
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset =
-            TableVersions.open(source.dataset(), source.version(), source.tag(), allocator)) {
-      index = VectorIndex.on(dataset, column.name());
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(
-          source.dataset().uri(), "cannot read the indexes of column '" + column.name() + "'", e);
-    }
+    Optional<VectorIndex> index =
+        LanceCalls.call(
+            source.dataset().uri(),
+            "cannot read the indexes of column '" + column.name() + "'",
+            () -> {
+              try (BufferAllocator allocator = new RootAllocator();
+                  Dataset dataset =
+                      TableVersions.open(
+                          source.dataset(), source.version(), source.tag(), allocator)) {
+                return VectorIndex.on(dataset, column.name());
+              }
+            });
     if (index.isEmpty()) {
       return asked == null ? VectorMetric.L2 : asked;
     }

@@ -1,7 +1,7 @@
 package dev.flinklance.table.vector;
 
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.table.source.FollowedTable;
@@ -73,28 +73,26 @@ final class VectorSearcher implements AutoCloseable {
   }
 
   private List<RowData> search(Dataset dataset, float[] key, int k) {
-    try (LanceScanner scanner = dataset.newScan(scanOptions(key, k));
-        ArrowReader reader = scanner.scanBatches()) {
-      List<RowData> rows = new ArrayList<>(k);
-      while (reader.loadNextBatch()) {
-        VectorSchemaRoot root = reader.getVectorSchemaRoot();
-        ArrowColumnarBatch batch =
-            ArrowColumnarBatch.of(root, spec.producedType().getFieldNames(), reader);
-        Float4Vector distances = (Float4Vector) root.getVector(DISTANCE);
-        for (int i = 0; i < batch.rowCount(); i++) {
-          RowData row = rowCopier.copy(batch.row(i));
-          rows.add(new JoinedRowData(row, GenericRowData.of((double) distances.get(i))));
-        }
-      }
-      return rows;
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(
-          spec.table().uri(),
-          "cannot search column '" + spec.column().name() + "' of version " + dataset.version(),
-          e);
-    }
+    return LanceCalls.call(
+        spec.table().uri(),
+        "cannot search column '" + spec.column().name() + "' of version " + dataset.version(),
+        () -> {
+          try (LanceScanner scanner = dataset.newScan(scanOptions(key, k));
+              ArrowReader reader = scanner.scanBatches()) {
+            List<RowData> rows = new ArrayList<>(k);
+            while (reader.loadNextBatch()) {
+              VectorSchemaRoot root = reader.getVectorSchemaRoot();
+              ArrowColumnarBatch batch =
+                  ArrowColumnarBatch.of(root, spec.producedType().getFieldNames(), reader);
+              Float4Vector distances = (Float4Vector) root.getVector(DISTANCE);
+              for (int i = 0; i < batch.rowCount(); i++) {
+                RowData row = rowCopier.copy(batch.row(i));
+                rows.add(new JoinedRowData(row, GenericRowData.of((double) distances.get(i))));
+              }
+            }
+            return rows;
+          }
+        });
   }
 
   private ScanOptions scanOptions(float[] key, int k) {

@@ -1,7 +1,7 @@
 package dev.flinklance.table.catalog.procedure;
 
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -16,13 +16,14 @@ final class OnLatest {
    * @param action what the work does, for the error message ("cannot create tag 'x'")
    */
   static <T> T apply(LanceDataset table, String action, Function<Dataset, T> work) {
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset latest = table.open(allocator)) {
-      return work.apply(latest);
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(table.uri(), "cannot " + action, e);
-    }
+    return LanceCalls.call(
+        table.uri(),
+        "cannot " + action,
+        () -> {
+          try (BufferAllocator allocator = new RootAllocator();
+              Dataset latest = table.open(allocator)) {
+            return work.apply(latest);
+          }
+        });
   }
 }
