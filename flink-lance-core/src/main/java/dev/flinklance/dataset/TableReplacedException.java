@@ -11,7 +11,14 @@ import org.apache.flink.annotation.PublicEvolving;
 public class TableReplacedException extends PermanentDatasetException {
   private static final long serialVersionUID = 1L;
 
+  private static final String GONE = "there is no table at the URI any more";
+
   private final String evidence;
+
+  /** The table is gone: dropped, maybe not (yet) replaced. */
+  static TableReplacedException gone(String uri) {
+    return new TableReplacedException(uri, GONE);
+  }
 
   public TableReplacedException(String uri, String evidence) {
     super(
@@ -22,6 +29,11 @@ public class TableReplacedException extends PermanentDatasetException {
             + " savepoint) to write to the new table",
         null);
     this.evidence = evidence;
+  }
+
+  /** Whether there is no table at the URI at all (it was dropped). */
+  public boolean tableGone() {
+    return GONE.equals(evidence);
   }
 
   /** What shows that the table was replaced, for a reader's own message. */

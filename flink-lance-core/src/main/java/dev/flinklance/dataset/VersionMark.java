@@ -46,7 +46,7 @@ public record VersionMark(long version, long epochNanos) {
     }
     long latest = recheckedLatestVersion(handle);
     if (latest == NOT_FOUND) {
-      throw new TableReplacedException(handle.uri(), "there is no table at the URI any more");
+      throw TableReplacedException.gone(handle.uri());
     }
     if (latest < version) {
       throw new TableReplacedException(

@@ -162,6 +162,9 @@ final class ChangePlanner {
     try {
       position.verify(latest);
     } catch (TableReplacedException e) {
+      if (e.tableGone()) { // dropped between opening it and this check: said as when opening
+        throw new PermanentDatasetException(scan.dataset().uri(), "the table does not exist", null);
+      }
       throw new PermanentDatasetException(
           scan.dataset().uri(),
           "the table was replaced while this job was reading it ("
