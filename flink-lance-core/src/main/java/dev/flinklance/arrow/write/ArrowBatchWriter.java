@@ -4,10 +4,14 @@ import dev.flinklance.arrow.InvalidValueException;
 import dev.flinklance.arrow.SchemaMismatchException;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
+import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.message.ArrowFieldNode;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
@@ -39,6 +43,9 @@ public final class ArrowBatchWriter implements AutoCloseable {
 
   /** Rows of the batch sealed last. */
   private int lastRows;
+
+  /** {@link #sizeFirstBatchToLimit} was asked for and the first row has not come yet. */
+  private boolean sizeFirstBatch;
 
   private final double[] bytesPerValue;
 
@@ -90,6 +97,16 @@ public final class ArrowBatchWriter implements AutoCloseable {
     rowCount++;
   }
 
+  /**
+   * Allocates the first batch, when its first row comes, as large as the limit {@link
+   * #nextRowWouldOutgrow} is then given allows, instead of growing it from 1,024 rows. For a writer
+   * whose batches go to Lance as they fill; not for one that keeps them, since the batch counts at
+   * its full size from its first row.
+   */
+  public void sizeFirstBatchToLimit() {
+    sizeFirstBatch = rowCount == 0;
+  }
+
   public int rowCount() {
     return rowCount;
   }
@@ -102,6 +119,10 @@ public final class ArrowBatchWriter implements AutoCloseable {
   public boolean nextRowWouldOutgrow(long allocatedBytes, long limitBytes) {
     if (rowCount < knownCapacity) {
       return false; // vectors only grow, so there is still room
+    }
+    if (sizeFirstBatch) {
+      sizeFirstBatch = false;
+      sizeFirstBatch(limitBytes);
     }
     knownCapacity = capacity();
     endedFull = rowCount > 0 && rowCount >= knownCapacity && allocatedBytes * 2 > limitBytes;
@@ -170,17 +191,76 @@ public final class ArrowBatchWriter implements AutoCloseable {
     endedFull = false;
   }
 
+  /**
+   * Re-allocates the first batch, still empty, at the most rows that fit in {@code limitBytes} as
+   * Arrow lays the batch out (strings at its default guess of bytes per value), so that it does not
+   * double its way up from {@link #INITIAL_CAPACITY} rows: every doubling copies the batch into
+   * fresh pages, which the kernel faults in and zeroes (a fifth of a short job's writer time on
+   * narrow rows). Rows are a power of two, as Arrow rounds buffers, so the batch takes between half
+   * of {@code limitBytes} and all of it, and ends full without growing.
+   */
+  private void sizeFirstBatch(long limitBytes) {
+    long probe = allocatedBytes(root.getFieldVectors());
+    if (probe == 0) {
+      return;
+    }
+    int rows = nextRows;
+    while (rows <= Integer.MAX_VALUE / 4 && probe * (2L * rows / nextRows) < limitBytes) {
+      rows *= 2;
+    }
+    if (rows == nextRows) {
+      return;
+    }
+    nextRows = rows;
+    root.clear();
+    writers.forEach(FieldWriter::forgetRoom);
+    allocate();
+    knownCapacity = 0;
+  }
+
+  /** The bytes of {@code vectors}' buffers, their children's included. */
+  private static long allocatedBytes(List<FieldVector> vectors) {
+    long bytes = 0;
+    for (FieldVector vector : vectors) {
+      for (ArrowBuf buffer : vector.getFieldBuffers()) {
+        bytes += buffer.capacity();
+      }
+      bytes += allocatedBytes(vector.getChildrenFromFields());
+    }
+    return bytes;
+  }
+
   private void allocate() {
     List<FieldVector> vectors = root.getFieldVectors();
     for (int i = 0; i < vectors.size(); i++) {
       FieldVector vector = vectors.get(i);
-      if (vector instanceof BaseVariableWidthVector variable && bytesPerValue[i] > 0) {
-        variable.setInitialCapacity(nextRows, bytesPerValue[i]);
+      if (vector instanceof BaseFixedWidthVector fixed && !(vector instanceof BitVector)) {
+        allocateUnzeroed(fixed, nextRows);
       } else {
-        vector.setInitialCapacity(nextRows);
+        if (vector instanceof BaseVariableWidthVector variable && bytesPerValue[i] > 0) {
+          variable.setInitialCapacity(nextRows, bytesPerValue[i]);
+        } else {
+          vector.setInitialCapacity(nextRows);
+        }
+        vector.allocateNew();
       }
     }
-    root.allocateNew();
+  }
+
+  /**
+   * Allocates a fixed-width vector for {@code rows} with its validity bits cleared but its values
+   * left as {@code malloc} gave them: every slot written gets its value, a null slot zeros (see
+   * {@link LeafWriter#setNull}), so zeroing them first (as Arrow's {@code allocateNew} does) only
+   * touched each page one more time. Arrow loads a node of all nulls with a fresh, zeroed validity
+   * buffer and keeps the data buffer it is given.
+   */
+  private static void allocateUnzeroed(BaseFixedWidthVector vector, int rows) {
+    BufferAllocator allocator = vector.getAllocator();
+    try (ArrowBuf values = allocator.buffer((long) rows * vector.getTypeWidth())) {
+      vector.loadFieldBuffers(
+          new ArrowFieldNode(rows, rows), List.of(allocator.getEmpty(), values));
+    }
+    vector.setValueCount(0);
   }
 
   @Override

@@ -140,12 +140,17 @@ final class LeafWriter<V extends FieldVector> extends FieldWriter<V> {
 
   /**
    * Clears the slot's validity bit: a failed row may have set it before the row that takes its
-   * place writes a null here.
+   * place writes a null here. A fixed-width slot's value is zeroed too, as the batch's values are
+   * not zeroed when it is allocated: a null's bytes then come out the same in every file.
    */
   @Override
   void setNull(int index) {
     makeRoom(index);
     setBit(vector.getValidityBuffer(), index, false);
+    if (fixed != null && fixed.getTypeWidth() > 0) {
+      int width = fixed.getTypeWidth();
+      fixed.getDataBuffer().setZero((long) index * width, width);
+    }
   }
 
   private void makeRoom(int index) {

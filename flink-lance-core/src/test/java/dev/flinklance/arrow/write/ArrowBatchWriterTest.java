@@ -289,6 +289,60 @@ class ArrowBatchWriterTest {
     }
   }
 
+  /**
+   * A writer whose batches go to Lance as they fill allocates its first batch, at its first row,
+   * for as many rows as its limit allows, so it ends full without having grown.
+   */
+  @Test
+  void aFirstBatchSizedToItsLimitFillsItWithoutGrowing() throws Exception {
+    long limit = 4L << 20;
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowBatchWriter batch =
+            ArrowBatchWriter.create(
+                NARROW, ArrowSchemaConverter.toArrowSchema(NARROW, Map.of()), allocator)) {
+      batch.sizeFirstBatchToLimit();
+      assertThat(batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), limit)).isFalse();
+      long sized = allocator.getAllocatedMemory();
+      assertThat(sized).isGreaterThan(limit / 2).isLessThan(limit);
+
+      int rows = fillUntilFull(batch, allocator, limit);
+      assertThat(allocator.getAllocatedMemory()).isEqualTo(sized);
+      VectorSchemaRoot sealed = batch.seal();
+      assertThat(rows).isEqualTo(sealed.getVector("id").getValueCapacity()).isGreaterThan(32_768);
+      assertThat(sealed.getVector("id").getObject(rows - 1)).isEqualTo((long) rows - 1);
+    }
+  }
+
+  /**
+   * A batch's values are not zeroed when it is allocated (its pages are touched once, by the
+   * values): a null slot still holds zeros, also in memory a batch before held values in.
+   */
+  @Test
+  void aNullSlotHoldsZerosInReusedMemory() throws Exception {
+    try (BufferAllocator allocator = dev.flinklance.arrow.Allocators.forBatches(64L << 20);
+        ArrowBatchWriter batch =
+            ArrowBatchWriter.create(
+                NARROW, ArrowSchemaConverter.toArrowSchema(NARROW, Map.of()), allocator)) {
+      batch.sizeFirstBatchToLimit();
+      int rows = fillUntilFull(batch, allocator, 4L << 20);
+      batch.seal();
+      batch.reset(true); // the next batch takes the same blocks, full of the rows above
+      for (int i = 0; i < rows; i++) {
+        batch.write(GenericRowData.of((long) i, null, null, null, null));
+      }
+      VectorSchemaRoot root = batch.seal();
+      for (String column : List.of("ts", "n", "d")) {
+        org.apache.arrow.vector.BaseFixedWidthVector vector =
+            (org.apache.arrow.vector.BaseFixedWidthVector) root.getVector(column);
+        long bytes = (long) rows * vector.getTypeWidth();
+        for (long at = 0; at < bytes; at += 8) {
+          assertThat(vector.getDataBuffer().getLong(at)).as("%s at byte %d", column, at).isZero();
+        }
+        assertThat(vector.getNullCount()).isEqualTo(rows);
+      }
+    }
+  }
+
   private static int fillUntilFull(ArrowBatchWriter batch, BufferAllocator allocator, long limit) {
     for (int i = 0; ; i++) {
       if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), limit)) {

@@ -99,7 +99,9 @@ final class FragmentWriter implements AutoCloseable {
 
   private ArrowBatchWriter openBatch(RowType rowType, Schema tableSchema) {
     try {
-      return ArrowBatchWriter.create(rowType, tableSchema, batchAllocator);
+      ArrowBatchWriter created = ArrowBatchWriter.create(rowType, tableSchema, batchAllocator);
+      created.sizeFirstBatchToLimit();
+      return created;
     } catch (IllegalArgumentException e) {
       throw new PermanentDatasetException(
           config.dataset().uri(), "the stream's schema does not match the table's", e);
