@@ -64,6 +64,8 @@ import org.lance.ipc.ScanOptions;
  */
 public final class SinkBenchmark {
   private static final long BUFFER_BYTES = MemorySize.ofMebiBytes(64).getBytes();
+  private static final String CONVERSION_ALONE =
+      "RowData to Arrow alone (ArrowBatchWriter, thread CPU)";
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
   private static final String SINK_JOB = "Flink job into LanceSink";
   private static final String RAW_AHEAD = "raw lance-core, one stream, generated ahead on a thread";
@@ -142,6 +144,7 @@ public final class SinkBenchmark {
     }
     rounds.add(
         "Flink job into a DiscardingSink", uri -> job(narrowJob(rows, new DiscardingSink<>())));
+    rounds.add(CONVERSION_ALONE, uri -> ConversionAlone.rate(rows, BUFFER_BYTES));
     for (Compression compression : Compression.values()) {
       rounds.add(
           sinkJob(compression), uri -> narrowSink(uri, rows, b -> b.compression(compression)));
@@ -160,6 +163,14 @@ public final class SinkBenchmark {
     System.out.printf(
         "  DiscardingSink job / raw: %s (Flink's own per-record cost)%n",
         discard.ratioTo(rounds.rate(raw)).format("%.2f"));
+    double flinkNanos = 1e9 / discard.median();
+    System.out.printf(
+        "  per row: the DiscardingSink job %.0f ns, the sink's job %.0f ns, the conversion alone"
+            + " %.0f ns of CPU; sink / DiscardingSink job >= 0.85 leaves the sink %.0f ns a row%n",
+        flinkNanos,
+        1e9 / sink.median(),
+        1e9 / rounds.rate(CONVERSION_ALONE).median(),
+        flinkNanos * (1 / 0.85 - 1));
     System.out.printf(
         "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
         rounds.writerPeak / 1e6, BUFFER_BYTES / 1e6);
@@ -208,11 +219,13 @@ public final class SinkBenchmark {
     }
   }
 
+  /** Long enough that the JIT has compiled the per-row paths before the first round. */
   private void narrowWarmUp() throws Exception {
     String uri = newTable();
-    narrowSink(uri, 100_000, b -> {});
+    narrowSink(uri, 1_000_000, b -> {});
     deleteRecursively(Path.of(uri));
-    job(narrowJob(100_000, new DiscardingSink<>()));
+    job(narrowJob(1_000_000, new DiscardingSink<>()));
+    ConversionAlone.rate(1_000_000, BUFFER_BYTES);
   }
 
   private JobExecutionResult narrowSink(
@@ -491,6 +504,20 @@ public final class SinkBenchmark {
             bytesPerRow.get(name).isEmpty()
                 ? ""
                 : String.format("%.2f", bytesPerRow.get(name).median()));
+      }
+      // one throughput mode (issue 19): each sink job, so that a slow one shows with its faults
+      for (String name : measurements.keySet()) {
+        if (name.startsWith(SINK_JOB)) {
+          List<Double> rowsPerSecond = rates.get(name).inOrder();
+          List<Double> jobFaults = faults.get(name).inOrder();
+          StringBuilder jobs = new StringBuilder();
+          for (int i = 0; i < rowsPerSecond.size(); i++) {
+            jobs.append(
+                String.format(
+                    " %.2f/%,.0f", rowsPerSecond.get(i) / rate(name).median(), jobFaults.get(i)));
+          }
+          System.out.printf("  each job (speed/median, page faults): %s:%s%n", name, jobs);
+        }
       }
     }
 

@@ -11,6 +11,11 @@ final class Spread {
     values.add(value);
   }
 
+  /** The values in the order they were measured. */
+  List<Double> inOrder() {
+    return List.copyOf(values);
+  }
+
   boolean isEmpty() {
     return values.isEmpty();
   }
