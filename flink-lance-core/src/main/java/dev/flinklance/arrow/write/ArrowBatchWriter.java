@@ -44,9 +44,6 @@ public final class ArrowBatchWriter implements AutoCloseable {
   /** Rows of the batch sealed last. */
   private int lastRows;
 
-  /** {@link #sizeFirstBatchToLimit} was asked for and the first row has not come yet. */
-  private boolean sizeFirstBatch;
-
   private final double[] bytesPerValue;
 
   private ArrowBatchWriter(
@@ -97,16 +94,6 @@ public final class ArrowBatchWriter implements AutoCloseable {
     rowCount++;
   }
 
-  /**
-   * Allocates the first batch, when its first row comes, as large as the limit {@link
-   * #nextRowWouldOutgrow} is then given allows, instead of growing it from 1,024 rows. For a writer
-   * whose batches go to Lance as they fill; not for one that keeps them, since the batch counts at
-   * its full size from its first row.
-   */
-  public void sizeFirstBatchToLimit() {
-    sizeFirstBatch = rowCount == 0;
-  }
-
   public int rowCount() {
     return rowCount;
   }
@@ -119,10 +106,6 @@ public final class ArrowBatchWriter implements AutoCloseable {
   public boolean nextRowWouldOutgrow(long allocatedBytes, long limitBytes) {
     if (rowCount < knownCapacity) {
       return false; // vectors only grow, so there is still room
-    }
-    if (sizeFirstBatch) {
-      sizeFirstBatch = false;
-      sizeFirstBatch(limitBytes);
     }
     knownCapacity = capacity();
     endedFull = rowCount > 0 && rowCount >= knownCapacity && allocatedBytes * 2 > limitBytes;
@@ -189,45 +172,6 @@ public final class ArrowBatchWriter implements AutoCloseable {
     rowCount = 0;
     knownCapacity = 0;
     endedFull = false;
-  }
-
-  /**
-   * Re-allocates the first batch, still empty, at the most rows that fit in {@code limitBytes} as
-   * Arrow lays the batch out (strings at its default guess of bytes per value), so that it does not
-   * double its way up from {@link #INITIAL_CAPACITY} rows: every doubling copies the batch into
-   * fresh pages, which the kernel faults in and zeroes (a fifth of a short job's writer time on
-   * narrow rows). Rows are a power of two, as Arrow rounds buffers, so the batch takes between half
-   * of {@code limitBytes} and all of it, and ends full without growing.
-   */
-  private void sizeFirstBatch(long limitBytes) {
-    long probe = allocatedBytes(root.getFieldVectors());
-    if (probe == 0) {
-      return;
-    }
-    int rows = nextRows;
-    while (rows <= Integer.MAX_VALUE / 4 && probe * (2L * rows / nextRows) < limitBytes) {
-      rows *= 2;
-    }
-    if (rows == nextRows) {
-      return;
-    }
-    nextRows = rows;
-    root.clear();
-    writers.forEach(FieldWriter::forgetRoom);
-    allocate();
-    knownCapacity = 0;
-  }
-
-  /** The bytes of {@code vectors}' buffers, their children's included. */
-  private static long allocatedBytes(List<FieldVector> vectors) {
-    long bytes = 0;
-    for (FieldVector vector : vectors) {
-      for (ArrowBuf buffer : vector.getFieldBuffers()) {
-        bytes += buffer.capacity();
-      }
-      bytes += allocatedBytes(vector.getChildrenFromFields());
-    }
-    return bytes;
   }
 
   private void allocate() {

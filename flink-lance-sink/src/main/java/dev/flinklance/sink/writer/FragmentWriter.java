@@ -99,9 +99,7 @@ final class FragmentWriter implements AutoCloseable {
 
   private ArrowBatchWriter openBatch(RowType rowType, Schema tableSchema) {
     try {
-      ArrowBatchWriter created = ArrowBatchWriter.create(rowType, tableSchema, batchAllocator);
-      created.sizeFirstBatchToLimit();
-      return created;
+      return ArrowBatchWriter.create(rowType, tableSchema, batchAllocator);
     } catch (IllegalArgumentException e) {
       throw new PermanentDatasetException(
           config.dataset().uri(), "the stream's schema does not match the table's", e);

@@ -9,9 +9,9 @@ import org.apache.flink.table.data.RowData;
 
 /**
  * The sink's RowData to Arrow conversion alone, on the benchmark's thread: narrow rows through
- * {@link ArrowBatchWriter} into batches sized and released as the sink's writer does, without
- * Flink or Lance. The rows come from a ring of 1,024 made ahead, so generating them costs nothing;
- * the result is rows per second of thread CPU time.
+ * {@link ArrowBatchWriter} into batches sized and released as the sink's writer does, without Flink
+ * or Lance. The rows come from a ring of 1,024 made ahead, so generating them costs nothing; the
+ * result is rows per second of thread CPU time.
  */
 final class ConversionAlone {
   private static final int RING = 1024;
@@ -28,7 +28,6 @@ final class ConversionAlone {
     try (BufferAllocator allocator = Allocators.forBatches(bufferBytes);
         ArrowBatchWriter batch =
             ArrowBatchWriter.create(NarrowRows.ROW_TYPE, NarrowRows.ARROW_SCHEMA, allocator)) {
-      batch.sizeFirstBatchToLimit();
       long start = threads.getCurrentThreadCpuTime();
       for (long i = 0; i < rows; i++) {
         if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), batchBytes)) {
