@@ -147,8 +147,8 @@ final class LeafWriter<V extends FieldVector> extends FieldWriter<V> {
   void setNull(int index) {
     makeRoom(index);
     setBit(vector.getValidityBuffer(), index, false);
-    if (fixed != null && fixed.getTypeWidth() > 0) {
-      int width = fixed.getTypeWidth();
+    int width = fixed == null ? 0 : fixed.getTypeWidth(); // a BitVector's is 0: bits, not bytes
+    if (width > 0) {
       fixed.getDataBuffer().setZero((long) index * width, width);
     }
   }

@@ -9,9 +9,10 @@ import org.apache.flink.table.data.RowData;
 
 /**
  * The sink's RowData to Arrow conversion alone, on the benchmark's thread: narrow rows through
- * {@link ArrowBatchWriter} into batches sized and released as the sink's writer does, without Flink
- * or Lance. The rows come from a ring of 1,024 made ahead, so generating them costs nothing; the
- * result is rows per second of thread CPU time.
+ * {@link ArrowBatchWriter} into batches of the sink writer's size limit, each released as soon as
+ * it is full (the sink hands it to Lance instead), without Flink or Lance. The rows come from a
+ * ring of 1,024 made ahead, so generating them costs nothing; the result is rows per second of
+ * thread CPU time.
  */
 final class ConversionAlone {
   private static final int RING = 1024;
