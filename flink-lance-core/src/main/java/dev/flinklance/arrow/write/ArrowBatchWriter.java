@@ -2,8 +2,8 @@ package dev.flinklance.arrow.write;
 
 import dev.flinklance.arrow.InvalidValueException;
 import dev.flinklance.arrow.SchemaMismatchException;
-import java.util.ArrayList;
 import java.util.List;
+import java.util.function.BiFunction;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BaseFixedWidthVector;
@@ -29,9 +29,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
   private static final int INITIAL_CAPACITY = 1024;
 
   private final VectorSchemaRoot root;
-  private final List<FieldWriter<?>> writers;
-  private final int[] streamPositions;
-  private final ValueReader record = new ValueReader();
+  private final RowConversion conversion;
   private int rowCount;
   private int knownCapacity;
 
@@ -46,11 +44,9 @@ public final class ArrowBatchWriter implements AutoCloseable {
 
   private final double[] bytesPerValue;
 
-  private ArrowBatchWriter(
-      VectorSchemaRoot root, List<FieldWriter<?>> writers, int[] streamPositions) {
+  private ArrowBatchWriter(VectorSchemaRoot root, RowConversion conversion) {
     this.root = root;
-    this.writers = writers;
-    this.streamPositions = streamPositions;
+    this.conversion = conversion;
     this.bytesPerValue = new double[root.getFieldVectors().size()];
   }
 
@@ -59,18 +55,31 @@ public final class ArrowBatchWriter implements AutoCloseable {
    */
   public static ArrowBatchWriter create(
       RowType streamType, Schema tableSchema, BufferAllocator allocator) {
+    return create(streamType, tableSchema, allocator, ConversionCompiler::create);
+  }
+
+  /**
+   * As {@link #create(RowType, Schema, BufferAllocator)}, with the row conversion {@code
+   * conversions} builds from the column writers and their stream positions (tests compare the
+   * generated one with the interpreted one).
+   */
+  static ArrowBatchWriter create(
+      RowType streamType,
+      Schema tableSchema,
+      BufferAllocator allocator,
+      BiFunction<FieldWriter<?>[], int[], RowConversion> conversions) {
     List<String> tableColumns = tableSchema.getFields().stream().map(Field::getName).toList();
     int[] positions = FieldWriters.matchByName("", streamType, tableColumns);
     VectorSchemaRoot root = VectorSchemaRoot.create(tableSchema, allocator);
     try {
-      List<FieldWriter<?>> writers = new ArrayList<>(positions.length);
+      FieldWriter<?>[] writers = new FieldWriter<?>[positions.length];
       List<FieldVector> vectors = root.getFieldVectors();
       for (int i = 0; i < positions.length; i++) {
-        writers.add(
+        writers[i] =
             FieldWriters.create(
-                tableColumns.get(i), streamType.getTypeAt(positions[i]), vectors.get(i)));
+                tableColumns.get(i), streamType.getTypeAt(positions[i]), vectors.get(i));
       }
-      ArrowBatchWriter batch = new ArrowBatchWriter(root, writers, positions);
+      ArrowBatchWriter batch = new ArrowBatchWriter(root, conversions.apply(writers, positions));
       batch.allocate();
       return batch;
     } catch (RuntimeException e) {
@@ -87,10 +96,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
    * @throws InvalidValueException if a value cannot be stored
    */
   public void write(RowData row) {
-    record.pointTo(row);
-    for (int i = 0; i < writers.size(); i++) {
-      writers.get(i).write(record, streamPositions[i], rowCount);
-    }
+    conversion.write(row, rowCount);
     rowCount++;
   }
 
@@ -127,7 +133,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
   public VectorSchemaRoot seal() {
     root.setRowCount(rowCount);
     sizeNextBatch();
-    writers.forEach(FieldWriter::forgetRoom); // the buffers go to Lance
+    conversion.forgetRoom(); // the buffers go to Lance
     return root;
   }
 
@@ -164,7 +170,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
    */
   public void reset(boolean roomForFullSize) {
     root.clear();
-    writers.forEach(FieldWriter::forgetRoom);
+    conversion.forgetRoom();
     if (endedFull && roomForFullSize) {
       nextRows = Math.max(nextRows, lastRows);
     }

@@ -80,6 +80,15 @@ final class LeafWriter<V extends FieldVector> extends FieldWriter<V> {
     return new LeafWriter<>(vector, path, Kind.TIMESTAMP_MILLIS, null, precision);
   }
 
+  Kind kind() {
+    return kind;
+  }
+
+  /** Flink's precision of a TIMESTAMP_MILLIS column. */
+  int precision() {
+    return precision;
+  }
+
   @Override
   void writeValue(ValueReader source, int pos, int index) {
     makeRoom(index);
@@ -131,6 +140,12 @@ final class LeafWriter<V extends FieldVector> extends FieldWriter<V> {
     return fixed.getDataBuffer().memoryAddress() + (long) index * width;
   }
 
+  /** Marks slot {@code index} valid in the validity bits at {@code bits}. */
+  static void setValid(long bits, int index) {
+    long address = bits + (index >>> 3);
+    MemoryUtil.putByte(address, (byte) (MemoryUtil.getByte(address) | (1 << (index & 7))));
+  }
+
   private static void setBit(ArrowBuf bits, int index, boolean set) {
     long address = bits.memoryAddress() + (index >>> 3);
     int mask = 1 << (index & 7);
@@ -153,7 +168,8 @@ final class LeafWriter<V extends FieldVector> extends FieldWriter<V> {
     }
   }
 
-  private void makeRoom(int index) {
+  /** Makes the vector's value count reach past {@code index}; its buffers move if it grows. */
+  void makeRoom(int index) {
     if (index < room) {
       return;
     }
