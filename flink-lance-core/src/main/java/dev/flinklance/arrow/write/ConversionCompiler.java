@@ -14,10 +14,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Generates the {@link RowConversion} of one schema: straight-line code that reads each column's
  * value from the row and stores it at the vector's address, the way code written for that schema
- * would. The loop over the column writers took twice the CPU per narrow row (41-55 ns against
- * 22-25 on {@code bin/bench}'s rows): a call, a switch on the type and a second dispatch on the
- * row's class per value. Common scalar and string columns are inlined; every other column, and
- * every null, goes through its {@link FieldWriter} as before, so both ways write the same bytes.
+ * would. The loop over the column writers took twice the CPU per narrow row (41-55 ns against 22-25
+ * on {@code bin/bench}'s rows): a call, a switch on the type and a second dispatch on the row's
+ * class per value. Common scalar and string columns are inlined; every other column, and every
+ * null, goes through its {@link FieldWriter} as before, so both ways write the same bytes.
  *
  * <p>The code is compiled by Janino, which Flink ships with its table runtime (in {@code lib/} of
  * every distribution), and defined as a class of this package and class loader, so that it reaches
