@@ -185,7 +185,9 @@ class JarUploadITCase {
     Await.until(
         commits + " committed checkpoints",
         JOB_TIMEOUT,
-        () -> LanceTestTables.exists(table) && LanceTestTables.sinkCommits(table).size() >= commits,
+        () ->
+            LanceTestTables.hasVersion(table)
+                && LanceTestTables.sinkCommits(table).size() >= commits,
         () -> rest().jobStatus(job));
   }
 

@@ -59,10 +59,29 @@ public final class LanceTestTables {
 
   private LanceTestTables() {}
 
-  /** Whether a table is at a local path or {@code file://} URI. */
+  /**
+   * Whether a table, or any trace of one being created, is at a local path or {@code file://} URI.
+   */
   public static boolean exists(String uri) {
     return Files.isDirectory(
         dev.flinklance.dataset.StoragePaths.localPath(uri).resolve("_versions"));
+  }
+
+  /**
+   * Whether the table at a local path or {@code file://} URI can be opened: a version's manifest is
+   * there. Lance creates {@code _versions} before it writes the first manifest into it, so a table
+   * being created has the directory for a moment and no version yet (what polling must wait for).
+   */
+  public static boolean hasVersion(String uri) {
+    Path versions = dev.flinklance.dataset.StoragePaths.localPath(uri).resolve("_versions");
+    if (!Files.isDirectory(versions)) {
+      return false;
+    }
+    try (Stream<Path> files = Files.list(versions)) {
+      return files.anyMatch(file -> file.getFileName().toString().endsWith(".manifest"));
+    } catch (IOException e) {
+      return false; // removed while listed: being dropped or recreated
+    }
   }
 
   public static long latestVersion(String uri) {

@@ -50,7 +50,7 @@ class FlinkImageITCase {
       Await.until(
           "a committed checkpoint",
           TIMEOUT,
-          () -> LanceTestTables.exists(table) && !LanceTestTables.sinkCommits(table).isEmpty(),
+          () -> LanceTestTables.hasVersion(table) && !LanceTestTables.sinkCommits(table).isEmpty(),
           () -> rest.jobStatus(job));
       cluster.killTaskManager();
       cluster.startTaskManager();

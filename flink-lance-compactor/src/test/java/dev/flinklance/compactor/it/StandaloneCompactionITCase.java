@@ -246,7 +246,7 @@ class StandaloneCompactionITCase {
 
     int passes = 0;
     while (!done.isDone()) {
-      if (LanceTestTables.exists(table) && LanceTestTables.fragmentCount(table) >= 4) {
+      if (LanceTestTables.hasVersion(table) && LanceTestTables.fragmentCount(table) >= 4) {
         LanceCompactionJob.main(new String[] {"--path", table, "--once"});
         passes++;
       } else {

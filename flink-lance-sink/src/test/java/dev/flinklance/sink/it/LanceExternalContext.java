@@ -97,7 +97,7 @@ final class LanceExternalContext implements DataStreamSinkV2ExternalContext<Stri
     @Override
     public List<String> poll(java.time.Duration timeout) {
       List<String> fresh = new ArrayList<>();
-      if (!LanceTestTables.exists(table)) {
+      if (!LanceTestTables.hasVersion(table)) {
         return fresh;
       }
       Map<String, Integer> seen = new HashMap<>();

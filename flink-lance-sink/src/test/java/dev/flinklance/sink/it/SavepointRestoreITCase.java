@@ -123,7 +123,8 @@ class SavepointRestoreITCase {
 
   static void awaitSinkCommits(String table, int commits) throws InterruptedException {
     long deadline = System.currentTimeMillis() + 60_000;
-    while (!LanceTestTables.exists(table) || LanceTestTables.sinkCommits(table).size() < commits) {
+    while (!LanceTestTables.hasVersion(table)
+        || LanceTestTables.sinkCommits(table).size() < commits) {
       if (System.currentTimeMillis() > deadline) {
         throw new AssertionError("the job did not make " + commits + " commits in time");
       }

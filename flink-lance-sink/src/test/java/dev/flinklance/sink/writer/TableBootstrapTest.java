@@ -44,7 +44,7 @@ class TableBootstrapTest {
     Thread appender =
         new Thread(
             () -> {
-              while (!LanceTestTables.exists(uri)) {
+              while (!LanceTestTables.hasVersion(uri)) {
                 Thread.onSpinWait();
               }
               // A writer retries a commit that conflicts with a concurrent one, as the sink does

@@ -352,7 +352,7 @@ class StreamingFailoverITCase {
   }
 
   private static long rowsIn(String table) {
-    return LanceTestTables.exists(table) ? LanceTestTables.countRows(table) : 0;
+    return LanceTestTables.hasVersion(table) ? LanceTestTables.countRows(table) : 0;
   }
 
   /** Waits until {@code job} has completed {@code count} more checkpoints than now. */

@@ -189,7 +189,7 @@ public final class StreamingReadBenchmark {
   private static void writeInVersions(String uri, int rows, int count) throws Exception {
     LanceDataset table = new LanceDataset(uri, Map.of());
     try (BufferAllocator allocator = new RootAllocator()) {
-      if (LanceTestTables.exists(uri)) {
+      if (LanceTestTables.hasVersion(uri)) {
         if (rows == 0 || LanceTestTables.countRows(uri) == rows) {
           return;
         }

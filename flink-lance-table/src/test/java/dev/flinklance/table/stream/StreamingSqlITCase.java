@@ -247,7 +247,7 @@ class StreamingSqlITCase {
   }
 
   private static long rowsIn(String table) {
-    return LanceTestTables.exists(table) ? LanceTestTables.countRows(table) : 0;
+    return LanceTestTables.hasVersion(table) ? LanceTestTables.countRows(table) : 0;
   }
 
   private static void await(BooleanSupplier condition, String what) throws Exception {
