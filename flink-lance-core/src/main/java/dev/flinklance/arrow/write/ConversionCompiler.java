@@ -69,9 +69,10 @@ final class ConversionCompiler {
   }
 
   /**
-   * Compiles {@code template} (the source with the class name left as {@code %s}) into a class of
-   * this package and class loader under a name of its own (a hidden class cannot be used: Janino's
-   * class files name their own class again where only the defining reference resolves).
+   * Compiles {@code template} (the source with the class name left as {@link #CLASS_NAME_SLOT})
+   * into a class of this package and class loader under a name of its own (a hidden class cannot be
+   * used: Janino's class files name their own class again where only the defining reference
+   * resolves).
    */
   private static MethodHandle compile(String template) {
     String simpleName = "GeneratedConversion" + CLASSES.incrementAndGet();

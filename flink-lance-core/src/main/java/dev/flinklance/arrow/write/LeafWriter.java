@@ -15,6 +15,9 @@ import org.apache.arrow.vector.VariableWidthFieldVector;
  * of the narrow-row profile). It makes room for the slot first, so fixed-width values go straight
  * into the vector's memory: Arrow's {@code setSafe} recomputes the vector's capacity from its
  * buffers for every value, and even its unchecked {@code set} checks bounds and reference counts.
+ * Top-level values of the common types are stored by the code {@link ConversionCompiler} generates,
+ * which calls this writer for nulls and growth; the switch writes them inside nested types and
+ * where Janino is missing.
  */
 final class LeafWriter<V extends FieldVector> extends FieldWriter<V> {
 
@@ -168,7 +171,7 @@ final class LeafWriter<V extends FieldVector> extends FieldWriter<V> {
     }
   }
 
-  /** Makes the vector's value count reach past {@code index}; its buffers move if it grows. */
+  /** Makes the vector's capacity reach past {@code index}; its buffers move if it grows. */
   void makeRoom(int index) {
     if (index < room) {
       return;

@@ -54,8 +54,7 @@ final class StringCopier {
     ArrowBuf data = vector.getDataBuffer();
     MemoryUtil.copyToMemory(bytes, from, data.memoryAddress() + start, length);
     MemoryUtil.putInt(offsets + (index + 1) * OFFSET_WIDTH, start + length);
-    long validity = vector.getValidityBuffer().memoryAddress() + (index >>> 3);
-    MemoryUtil.putByte(validity, (byte) (MemoryUtil.getByte(validity) | (1 << (index & 7))));
+    LeafWriter.setValid(vector.getValidityBuffer().memoryAddress(), index);
     vector.setLastSet(index);
   }
 }
