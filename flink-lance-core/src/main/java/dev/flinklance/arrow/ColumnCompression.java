@@ -53,6 +53,17 @@ public record ColumnCompression(
     return tableDefault == Compression.ZSTD || columns.containsValue(Compression.ZSTD);
   }
 
+  /** Whether a field of {@code schema}, at any depth, carries Lance compression metadata. */
+  public static boolean compressesAny(Schema schema) {
+    return schema.getFields().stream().anyMatch(ColumnCompression::compressed);
+  }
+
+  private static boolean compressed(Field field) {
+    String scheme = field.getMetadata().get(SCHEME_KEY);
+    return (scheme != null && !scheme.equalsIgnoreCase("none"))
+        || field.getChildren().stream().anyMatch(ColumnCompression::compressed);
+  }
+
   /**
    * @return the names among {@link #columns()} that are not top-level columns of {@code schema}
    */

@@ -111,6 +111,14 @@ public final class LanceTestTables {
     }
   }
 
+  /** The table's Lance file format version, as "2.1". */
+  public static String fileFormat(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, allocator)) {
+      return dataset.getLanceFileFormatVersion();
+    }
+  }
+
   public static int fragmentCount(String uri) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = open(uri, allocator)) {

@@ -1,5 +1,6 @@
 package dev.flinklance.sink.bench;
 
+import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.ColumnCompression;
 import dev.flinklance.arrow.Compression;
 import dev.flinklance.dataset.LanceDatasetOptions;
@@ -72,6 +73,19 @@ public final class SinkBenchmark {
   private static final String SINK_JOB = "Flink job into LanceSink";
   private static final String RAW_AHEAD = "raw lance-core, one stream, generated ahead on a thread";
   private static final String RAW_COMPRESSED = "raw lance-core, generated ahead, compression ";
+
+  /** The zstd level past which narrow rows hardly shrink (docs/benchmark.md). */
+  private static final int SMALLEST_LEVEL = 6;
+
+  private static final String SINK_ZSTD_6 =
+      "Flink job into LanceSink, sink.compression ZSTD, level " + SMALLEST_LEVEL;
+
+  /** The file format the sink creates a table with compressed columns in. */
+  private static final String COMPRESSED_FORMAT =
+      ArrowSchemaConverter.storageVersionFor(
+          new ColumnCompression(Compression.ZSTD, null, Map.of()).applyTo(NarrowRows.ARROW_SCHEMA),
+          null);
+
   private static final int WIDE_ROW_BYTES = 8 + 12 + 8 + BenchRows.DIMENSION * 4;
 
   private final Path work;
@@ -123,8 +137,9 @@ public final class SinkBenchmark {
     String format = defaultFormat();
     System.out.printf(
         "%nnarrow rows: %,d rows of (id BIGINT, ts TIMESTAMP(3), user_id INT, action STRING, value"
-            + " DOUBLE), file format %s, parallelism 1, object reuse on%n",
-        rows, format);
+            + " DOUBLE), file format %s (compressed: %s, as the sink creates them), parallelism 1,"
+            + " object reuse on%n",
+        rows, format, COMPRESSED_FORMAT);
     int rawBatch = (int) (MemorySize.ofMebiBytes(16).getBytes() / 40);
     Rounds rounds = new Rounds(rows, NarrowRows.ROW_BYTES);
     rounds.add(
@@ -142,8 +157,16 @@ public final class SinkBenchmark {
           new ColumnCompression(compression, null, Map.of()).applyTo(NarrowRows.ARROW_SCHEMA);
       rounds.add(
           RAW_COMPRESSED + compression,
-          uri -> RawLance.write(uri, compressed, format, rows, rawBatch, NarrowRows::fill, true));
+          uri ->
+              RawLance.write(
+                  uri, compressed, COMPRESSED_FORMAT, rows, rawBatch, NarrowRows::fill, true));
     }
+    Schema zstd =
+        new ColumnCompression(Compression.ZSTD, null, Map.of()).applyTo(NarrowRows.ARROW_SCHEMA);
+    String rawZstdInDefaultFormat = RAW_COMPRESSED + "ZSTD, file format " + format;
+    rounds.add(
+        rawZstdInDefaultFormat,
+        uri -> RawLance.write(uri, zstd, format, rows, rawBatch, NarrowRows::fill, true));
     rounds.add(
         "Flink job into a DiscardingSink", uri -> job(narrowJob(rows, new DiscardingSink<>())));
     rounds.add(CONVERSION_ALONE, uri -> ConversionAlone.rate(rows, BUFFER_BYTES));
@@ -153,6 +176,11 @@ public final class SinkBenchmark {
           sinkJob(compression), uri -> narrowSink(uri, rows, b -> b.compression(compression)));
       rounds.keepLast(sinkJob(compression));
     }
+    rounds.add(
+        SINK_ZSTD_6,
+        uri ->
+            narrowSink(
+                uri, rows, b -> b.compression(Compression.ZSTD).compressionLevel(SMALLEST_LEVEL)));
     rounds.run(repetitions, this::narrowWarmUp);
 
     Spread discard = rounds.rate("Flink job into a DiscardingSink");
@@ -179,7 +207,7 @@ public final class SinkBenchmark {
     System.out.printf(
         "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
         rounds.writerPeak / 1e6, BUFFER_BYTES / 1e6);
-    printCompressionCost(rounds);
+    printCompressionCost(rounds, format, rawZstdInDefaultFormat);
   }
 
   /** The sink's job with {@code compression}: the default's is the sink's job of the printout. */
@@ -193,7 +221,8 @@ public final class SinkBenchmark {
    * Write speed, bytes and full-scan speed (every column, one thread, the last round's table) of
    * each compression against none, measured in the same rounds.
    */
-  private static void printCompressionCost(Rounds rounds) throws Exception {
+  private static void printCompressionCost(
+      Rounds rounds, String defaultFormat, String rawZstdInDefaultFormat) throws Exception {
     Map<Compression, Spread> scans = new LinkedHashMap<>();
     for (Compression compression : Compression.values()) {
       scans.put(compression, new Spread());
@@ -219,6 +248,24 @@ public final class SinkBenchmark {
           rounds.bytesPerRow(name).median() / rounds.bytesPerRow(none).median(),
           scans.get(compression).ratioTo(scans.get(Compression.NONE)).format("%.2f"));
     }
+    System.out.printf(
+        "  file format %s against %s, both ZSTD: raw write %s, bytes on disk %.2f%n",
+        COMPRESSED_FORMAT,
+        defaultFormat,
+        rounds
+            .rate(RAW_COMPRESSED + Compression.ZSTD)
+            .ratioTo(rounds.rate(rawZstdInDefaultFormat))
+            .format("%.2f"),
+        rounds.bytesPerRow(RAW_COMPRESSED + Compression.ZSTD).median()
+            / rounds.bytesPerRow(rawZstdInDefaultFormat).median());
+    System.out.printf(
+        "  sink.compression ZSTD, level %d / level Lance's own: sink write %s, bytes on disk %.2f"
+            + " (%.2f bytes a row)%n",
+        SMALLEST_LEVEL,
+        rounds.rate(SINK_ZSTD_6).ratioTo(rounds.rate(sinkJob(Compression.ZSTD))).format("%.2f"),
+        rounds.bytesPerRow(SINK_ZSTD_6).median()
+            / rounds.bytesPerRow(sinkJob(Compression.ZSTD)).median(),
+        rounds.bytesPerRow(SINK_ZSTD_6).median());
     for (Compression compression : Compression.values()) {
       deleteRecursively(Path.of(rounds.kept(sinkJob(compression))));
     }

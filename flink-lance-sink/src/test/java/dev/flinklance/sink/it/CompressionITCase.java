@@ -81,6 +81,9 @@ class CompressionITCase {
     assertThat(metadata.get("embedding")).doesNotContainKey(SCHEME_KEY);
     assertThat(LanceTestTables.fieldMetadata(plain).values())
         .allSatisfy(field -> assertThat(field).doesNotContainKey(SCHEME_KEY));
+    // compressed columns take 2.2, which compresses better; the rest Lance's default
+    assertThat(LanceTestTables.fileFormat(compressed)).isEqualTo("2.2");
+    assertThat(LanceTestTables.fileFormat(plain)).isEqualTo("2.1");
 
     assertThat(LanceTestTables.readColumns(compressed, COLUMNS))
         .isEqualTo(LanceTestTables.readColumns(plain, COLUMNS))
@@ -92,6 +95,20 @@ class CompressionITCase {
     // the embeddings (128 of 180 bytes a row) do not compress
     assertThat(LanceTestTables.fragmentBytes(compressed).get(0))
         .isLessThan(LanceTestTables.fragmentBytes(plain).get(0) * 9 / 10);
+  }
+
+  @Test
+  void aConfiguredFileFormatIsKeptWithCompression() throws Exception {
+    String table = dir.resolve("format-2-1").toString();
+    write(
+        table,
+        b ->
+            b.compression(Compression.ZSTD)
+                .set(dev.flinklance.dataset.LanceDatasetOptions.DATA_STORAGE_VERSION, "2.1"));
+    assertThat(LanceTestTables.fileFormat(table)).isEqualTo("2.1");
+    assertThat(LanceTestTables.fieldMetadata(table).get("action"))
+        .containsEntry(SCHEME_KEY, "zstd");
+    assertThat(LanceTestTables.countRows(table)).isEqualTo(ROWS);
   }
 
   @Test

@@ -51,6 +51,7 @@ class CompressionSqlITCase {
         .containsEntry(LEVEL_KEY, "7");
     assertThat(metadata.get("tags.item")).containsEntry(SCHEME_KEY, "lz4");
     assertThat(metadata.get("id")).doesNotContainKey(SCHEME_KEY);
+    assertThat(LanceTestTables.fileFormat(path)).isEqualTo("2.2");
     assertThat(queryStrings(env, "SELECT * FROM events"))
         .containsExactlyInAnyOrder("+I[1, view, [a, b]]", "+I[2, click, null]");
   }
@@ -87,6 +88,7 @@ class CompressionSqlITCase {
     // the empty table has the compression already: every writer's stream takes it from there
     assertThat(LanceTestTables.fieldMetadata(table).get("action")).containsEntry(SCHEME_KEY, "lz4");
     assertThat(LanceTestTables.fieldMetadata(table).get("id")).containsEntry(SCHEME_KEY, "zstd");
+    assertThat(LanceTestTables.fileFormat(table)).isEqualTo("2.2"); // as the sink creates them
 
     exec(env, "INSERT INTO events VALUES (1, 'view'), (2, 'click')");
     assertThat(queryStrings(env, "SELECT * FROM events"))
