@@ -82,9 +82,7 @@ public final class SinkBenchmark {
 
   /** The file format the sink creates a table with compressed columns in. */
   private static final String COMPRESSED_FORMAT =
-      ArrowSchemaConverter.storageVersionFor(
-          new ColumnCompression(Compression.ZSTD, null, Map.of()).applyTo(NarrowRows.ARROW_SCHEMA),
-          null);
+      ArrowSchemaConverter.storageVersionFor(narrowSchema(Compression.ZSTD), null);
 
   private static final int WIDE_ROW_BYTES = 8 + 12 + 8 + BenchRows.DIMENSION * 4;
 
@@ -153,16 +151,14 @@ public final class SinkBenchmark {
             RawLance.write(
                 uri, NarrowRows.ARROW_SCHEMA, format, rows, rawBatch, NarrowRows::fill, true));
     for (Compression compression : List.of(Compression.LZ4, Compression.ZSTD)) {
-      Schema compressed =
-          new ColumnCompression(compression, null, Map.of()).applyTo(NarrowRows.ARROW_SCHEMA);
+      Schema compressed = narrowSchema(compression);
       rounds.add(
           RAW_COMPRESSED + compression,
           uri ->
               RawLance.write(
                   uri, compressed, COMPRESSED_FORMAT, rows, rawBatch, NarrowRows::fill, true));
     }
-    Schema zstd =
-        new ColumnCompression(Compression.ZSTD, null, Map.of()).applyTo(NarrowRows.ARROW_SCHEMA);
+    Schema zstd = narrowSchema(Compression.ZSTD);
     String rawZstdInDefaultFormat = RAW_COMPRESSED + "ZSTD, file format " + format;
     rounds.add(
         rawZstdInDefaultFormat,
@@ -208,6 +204,11 @@ public final class SinkBenchmark {
         "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
         rounds.writerPeak / 1e6, BUFFER_BYTES / 1e6);
     printCompressionCost(rounds, format, rawZstdInDefaultFormat);
+  }
+
+  /** The narrow rows' Arrow schema with every column {@code compression}. */
+  private static Schema narrowSchema(Compression compression) {
+    return new ColumnCompression(compression, null, Map.of()).applyTo(NarrowRows.ARROW_SCHEMA);
   }
 
   /** The sink's job with {@code compression}: the default's is the sink's job of the printout. */

@@ -60,6 +60,11 @@ public final class LanceDbNode {
     Assumptions.assumeTrue(platform != null, "no LanceDB Node SDK binary for this platform");
     Path dir = Path.of("target", "lancedb-node").toAbsolutePath();
     Files.createDirectories(dir);
+    try {
+      exec(dir, List.of("node", "--version"), 30);
+    } catch (IOException e) {
+      Assumptions.abort("node is not installed: " + e.getMessage());
+    }
     try (InputStream script = LanceDbNode.class.getResourceAsStream("/lancedb-node/interop.mjs")) {
       Files.copy(script, dir.resolve("interop.mjs"), StandardCopyOption.REPLACE_EXISTING);
     }
@@ -75,16 +80,11 @@ public final class LanceDbNode {
       try {
         out = exec(dir, install, 600);
       } catch (IOException e) {
-        Assumptions.abort("npm is not installed: " + e.getMessage());
-        throw e;
+        out = Assumptions.abort("npm is not installed: " + e.getMessage());
       }
+      String failure = out.err;
       Assumptions.assumeTrue(
-          out.exit == 0, () -> "npm could not install the LanceDB Node SDK:\n" + out.err);
-    }
-    try {
-      exec(dir, List.of("node", "--version"), 30);
-    } catch (IOException e) {
-      Assumptions.abort("node is not installed: " + e.getMessage());
+          out.exit == 0, () -> "npm could not install the LanceDB Node SDK:\n" + failure);
     }
     home = dir;
     return dir;
