@@ -72,6 +72,9 @@ public final class SinkBenchmark {
   private static final InMemoryReporter REPORTER = InMemoryReporter.createWithRetainedMetrics();
   private static final String SINK_JOB = "Flink job into LanceSink";
   private static final String RAW_AHEAD = "raw lance-core, one stream, generated ahead on a thread";
+  private static final String RAW_ON_LANCE =
+      "raw lance-core, one stream, generated on Lance's thread";
+  private static final String DISCARDING_JOB = "Flink job into a DiscardingSink";
   private static final String RAW_COMPRESSED = "raw lance-core, generated ahead, compression ";
 
   /** The zstd level past which narrow rows hardly shrink (docs/benchmark.md). */
@@ -141,7 +144,7 @@ public final class SinkBenchmark {
     int rawBatch = (int) (MemorySize.ofMebiBytes(16).getBytes() / 40);
     Rounds rounds = new Rounds(rows, NarrowRows.ROW_BYTES);
     rounds.add(
-        "raw lance-core, one stream, generated on Lance's thread",
+        RAW_ON_LANCE,
         uri ->
             RawLance.write(
                 uri, NarrowRows.ARROW_SCHEMA, format, rows, rawBatch, NarrowRows::fill, false));
@@ -163,8 +166,7 @@ public final class SinkBenchmark {
     rounds.add(
         rawZstdInDefaultFormat,
         uri -> RawLance.write(uri, zstd, format, rows, rawBatch, NarrowRows::fill, true));
-    rounds.add(
-        "Flink job into a DiscardingSink", uri -> job(narrowJob(rows, new DiscardingSink<>())));
+    rounds.add(DISCARDING_JOB, uri -> job(narrowJob(rows, new DiscardingSink<>())));
     rounds.add(CONVERSION_ALONE, uri -> ConversionAlone.rate(rows, BUFFER_BYTES));
     rounds.add(HANDWRITTEN, uri -> HandwrittenConversion.rate(rows));
     for (Compression compression : Compression.values()) {
@@ -179,7 +181,7 @@ public final class SinkBenchmark {
                 uri, rows, b -> b.compression(Compression.ZSTD).compressionLevel(SMALLEST_LEVEL)));
     rounds.run(repetitions, this::narrowWarmUp);
 
-    Spread discard = rounds.rate("Flink job into a DiscardingSink");
+    Spread discard = rounds.rate(DISCARDING_JOB);
     Spread sink = rounds.rate(SINK_JOB);
     String raw = rounds.fastest("raw lance-core, one stream");
     System.out.printf(
@@ -200,10 +202,42 @@ public final class SinkBenchmark {
         1e9 / rounds.rate(CONVERSION_ALONE).median(),
         1e9 / rounds.rate(HANDWRITTEN).median(),
         flinkNanos * (1 / 0.85 - 1));
+    printCpuBound(rounds, raw);
     System.out.printf(
         "  writer Arrow peak: %.1f MB with sink.max-buffer-size %.1f MB%n",
         rounds.writerPeak / 1e6, BUFFER_BYTES / 1e6);
     printCompressionCost(rounds, format, rawZstdInDefaultFormat);
+  }
+
+  /**
+   * What the machine allows the sink's job at best: it does the DiscardingSink job's work and raw
+   * lance-core's (rows into Arrow, then encoded and written), so it takes at least as long as the
+   * slower of the two, and at least their CPU spread over every core.
+   */
+  private static void printCpuBound(Rounds rounds, String raw) {
+    int cores = Runtime.getRuntime().availableProcessors();
+    double discardNanos = 1e9 / rounds.rate(DISCARDING_JOB).median();
+    double rawNanos = 1e9 / rounds.rate(raw).median();
+    double discardCpu = rounds.cpuPerRow(DISCARDING_JOB).median();
+    double rawCpu = rounds.cpuPerRow(RAW_ON_LANCE).median();
+    double spread = (discardCpu + rawCpu) / cores;
+    double best = Math.max(Math.max(discardNanos, rawNanos), spread);
+    System.out.printf(
+        "  CPU bound: the DiscardingSink job %.0f ns of CPU a row, raw lance-core (%s) %.0f ns,"
+            + " over %d cores at least %.0f ns a row; with the two jobs' own %.0f and %.0f ns, the"
+            + " sink's job takes at least %.0f ns a row: sink / DiscardingSink job at most %.2f%n",
+        discardCpu,
+        RAW_ON_LANCE.substring(RAW_ON_LANCE.indexOf(',') + 2),
+        rawCpu,
+        cores,
+        spread,
+        discardNanos,
+        rawNanos,
+        best,
+        discardNanos / best);
+    System.out.printf(
+        "  the sink's job: %.0f ns of CPU a row against %.0f for the two jobs' work%n",
+        rounds.cpuPerRow(SINK_JOB).median(), discardCpu + rawCpu);
   }
 
   /** The narrow rows' Arrow schema with every column {@code compression}. */
@@ -477,6 +511,7 @@ public final class SinkBenchmark {
     private final Map<String, Measured> measurements = new LinkedHashMap<>();
     private final Map<String, Spread> rates = new LinkedHashMap<>();
     private final Map<String, Spread> faults = new LinkedHashMap<>();
+    private final Map<String, Spread> cpuPerRow = new LinkedHashMap<>();
     private final Map<String, Spread> bytesPerRow = new LinkedHashMap<>();
     private final Map<String, String> kept = new LinkedHashMap<>();
     long writerPeak;
@@ -490,6 +525,7 @@ public final class SinkBenchmark {
       measurements.put(name, measured);
       rates.put(name, new Spread());
       faults.put(name, new Spread());
+      cpuPerRow.put(name, new Spread());
       bytesPerRow.put(name, new Spread());
     }
 
@@ -510,7 +546,9 @@ public final class SinkBenchmark {
           String uri = newTable();
           System.gc();
           long faultsBefore = PageFaults.sofar();
+          long cpuBefore = ProcessCpu.sofar();
           Object result = measurement.getValue().run(uri);
+          long cpuAfter = ProcessCpu.sofar();
           long faultsAfter = PageFaults.sofar();
           double rate;
           if (result instanceof JobExecutionResult job) {
@@ -521,6 +559,7 @@ public final class SinkBenchmark {
           }
           rates.get(name).add(rate);
           faults.get(name).add(faultsAfter - faultsBefore);
+          cpuPerRow.get(name).add((cpuAfter - cpuBefore) / (double) rows);
           if (Files.isDirectory(Path.of(uri))) {
             bytesPerRow.get(name).add(dataBytes(uri) / (double) rows);
             if (kept.containsKey(name) && round == repetitions - 1) {
@@ -537,16 +576,17 @@ public final class SinkBenchmark {
     private void print() {
       int width = measurements.keySet().stream().mapToInt(String::length).max().orElse(10);
       System.out.printf(
-          "  %-" + width + "s  %-32s %-22s %-26s %s%n",
+          "  %-" + width + "s  %-32s %-22s %-26s %-22s %s%n",
           "",
           "rows/s",
           "MB/s",
           "page faults per job",
+          "CPU ns/row, all threads",
           "bytes/row on disk");
       for (String name : measurements.keySet()) {
         Spread rate = rates.get(name);
         System.out.printf(
-            "  %-" + width + "s  %-32s %-22s %-26s %s%n",
+            "  %-" + width + "s  %-32s %-22s %-26s %-22s %s%n",
             name,
             rate.format("%,.0f"),
             String.format(
@@ -555,6 +595,7 @@ public final class SinkBenchmark {
                 rate.min() * rowBytes / 1e6,
                 rate.max() * rowBytes / 1e6),
             faults.get(name).format("%,.0f"),
+            cpuPerRow.get(name).format("%,.0f"),
             bytesPerRow.get(name).isEmpty()
                 ? ""
                 : String.format("%.2f", bytesPerRow.get(name).median()));
@@ -577,6 +618,10 @@ public final class SinkBenchmark {
 
     Spread rate(String name) {
       return rates.get(name);
+    }
+
+    Spread cpuPerRow(String name) {
+      return cpuPerRow.get(name);
     }
 
     Spread bytesPerRow(String name) {
