@@ -188,7 +188,7 @@ public final class SinkBenchmark {
         "  sink / DiscardingSink job: %s   (goal >= 0.85)%n", sink.ratioTo(discard).format("%.2f"));
     System.out.printf(
         "  sink / raw (%s): %s   (goal >= 0.6)%n",
-        raw.substring(raw.indexOf(',') + 2), sink.ratioTo(rounds.rate(raw)).format("%.2f"));
+        variant(raw), sink.ratioTo(rounds.rate(raw)).format("%.2f"));
     System.out.printf(
         "  DiscardingSink job / raw: %s (Flink's own per-record cost)%n",
         discard.ratioTo(rounds.rate(raw)).format("%.2f"));
@@ -227,7 +227,7 @@ public final class SinkBenchmark {
             + " over %d cores at least %.0f ns a row; with the two jobs' own %.0f and %.0f ns, the"
             + " sink's job takes at least %.0f ns a row: sink / DiscardingSink job at most %.2f%n",
         discardCpu,
-        RAW_ON_LANCE.substring(RAW_ON_LANCE.indexOf(',') + 2),
+        variant(RAW_ON_LANCE),
         rawCpu,
         cores,
         spread,
@@ -238,6 +238,11 @@ public final class SinkBenchmark {
     System.out.printf(
         "  the sink's job: %.0f ns of CPU a row against %.0f for the two jobs' work%n",
         rounds.cpuPerRow(SINK_JOB).median(), discardCpu + rawCpu);
+  }
+
+  /** "one stream, generated ahead on a thread" of a raw measurement's name. */
+  private static String variant(String raw) {
+    return raw.substring(raw.indexOf(',') + 2);
   }
 
   /** The narrow rows' Arrow schema with every column {@code compression}. */
@@ -383,7 +388,7 @@ public final class SinkBenchmark {
     String raw = rounds.fastest("raw lance-core");
     System.out.printf(
         "  sink / raw (%s): %s   (goal >= 0.9)%n",
-        raw.substring(raw.indexOf(',') + 2), sink.ratioTo(rounds.rate(raw)).format("%.2f"));
+        variant(raw), sink.ratioTo(rounds.rate(raw)).format("%.2f"));
     System.out.printf(
         "  sink / disk: %s%n",
         sink.ratioTo(rounds.rate("disk: the sink's bytes through a FileChannel, forced"))
@@ -576,7 +581,7 @@ public final class SinkBenchmark {
     private void print() {
       int width = measurements.keySet().stream().mapToInt(String::length).max().orElse(10);
       System.out.printf(
-          "  %-" + width + "s  %-32s %-22s %-26s %-22s %s%n",
+          "  %-" + width + "s  %-32s %-22s %-26s %-24s %s%n",
           "",
           "rows/s",
           "MB/s",
@@ -586,7 +591,7 @@ public final class SinkBenchmark {
       for (String name : measurements.keySet()) {
         Spread rate = rates.get(name);
         System.out.printf(
-            "  %-" + width + "s  %-32s %-22s %-26s %-22s %s%n",
+            "  %-" + width + "s  %-32s %-22s %-26s %-24s %s%n",
             name,
             rate.format("%,.0f"),
             String.format(

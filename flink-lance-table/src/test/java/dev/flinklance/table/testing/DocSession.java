@@ -102,8 +102,8 @@ public final class DocSession {
     }
     TableResult result = env.executeSql(statement);
     if (!QUERY.matcher(statement).lookingAt()) {
-      // Draining a query's rows waits for its end; await() on a query whose job had already
-      // finished once kept polling for a first row for an hour (Flink 2.3, a LIMIT with none).
+      // Draining a query's rows waits for its end; await() on a query once kept waiting for an
+      // hour after its job (a FETCH NEXT 5 ROWS) had finished (Flink 2.3).
       result.await();
     }
     try (CloseableIterator<Row> rows = result.collect()) {
