@@ -75,6 +75,25 @@ public record VersionMark(long version, long epochNanos) {
     }
   }
 
+  /**
+   * {@code newer}, a version of the table at the URI opened after this mark was taken, if the table
+   * still is the one this mark was taken from. Moving to a newer version must go through here: a
+   * handle opened at the URI is whatever table is there now, and a check of the new handle against
+   * its own mark proves nothing. The check runs after the open, so a table replaced at any moment
+   * before it is caught.
+   *
+   * @throws TableReplacedException (closing {@code newer}) if the table was replaced
+   */
+  public Dataset sameTable(Dataset newer) {
+    try {
+      verify(newer);
+      return newer;
+    } catch (RuntimeException e) {
+      newer.close();
+      throw e;
+    }
+  }
+
   /** The latest version, or {@link #NOT_FOUND} if no version is listed. */
   private static long latestVersion(Dataset handle) {
     return LanceCalls.callOr(

@@ -1,5 +1,8 @@
 package dev.flinklance.testing;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
@@ -45,6 +48,26 @@ public final class TestFragments {
                 .mode(WriteParams.WriteMode.CREATE)
                 .execute()) {
       // created at version 1
+    }
+  }
+
+  /**
+   * Deletes the local table at {@code uri} and creates a new, empty one there with {@code versions}
+   * versions: the same URI and version numbers, another table (a DROP and CREATE by another
+   * client).
+   */
+  public static void recreateTable(String uri, int versions) {
+    try {
+      TestFiles.deleteRecursively(Path.of(uri));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    createTable(uri);
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      for (int v = 1; v < versions; v++) {
+        dataset.updateConfig(Map.of("version", Integer.toString(v)));
+      }
     }
   }
 

@@ -92,19 +92,22 @@ public final class CommitAggregator
   private void startRun() {
     run = UUID.randomUUID().toString();
     runSeq = 0;
-    try (BufferAllocator allocator = new RootAllocator()) {
-      runStart =
-          table
-              .openIfExists(allocator)
-              .map(CommitAggregator::markAndClose)
-              .orElse(VersionMark.NO_TABLE);
-    }
+    runStart = latestMark();
     LOG.info(
         "Sink run {} of commit user '{}' starts at version {} of {}",
         run,
         commitUser,
         runStart.version(),
         table);
+  }
+
+  private VersionMark latestMark() {
+    try (BufferAllocator allocator = new RootAllocator()) {
+      return table
+          .openIfExists(allocator)
+          .map(CommitAggregator::markAndClose)
+          .orElse(VersionMark.NO_TABLE);
+    }
   }
 
   private static VersionMark markAndClose(Dataset dataset) {
@@ -207,6 +210,12 @@ public final class CommitAggregator
   }
 
   private void emit(long checkpointId, CheckpointWrites writes) {
+    if (runStart.version() == 0) {
+      // "No table yet" matches any table: once the writers made it, the run's committables name it,
+      // so that none is committed to a table recreated at the URI (a restore after a DROP and
+      // CREATE). The version it has now is older than any commit of this run.
+      runStart = latestMark();
+    }
     String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
     CommitStamp stamp = new CommitStamp(commitUser, run, ++runSeq, checkpointId, jobId);
     LanceCommittable committable =

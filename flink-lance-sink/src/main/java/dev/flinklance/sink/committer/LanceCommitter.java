@@ -223,11 +223,16 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   private void commitOnce(LanceCommittable committable) {
     long start = System.nanoTime();
     TableIdentity current = identity();
-    current.verify(committable.runStart());
-    if (committable.upserts()) {
-      ensureKeyIndex(current);
+    StampedCommit.Committed committed;
+    try {
+      current.verify(committable.runStart());
+      if (committable.upserts()) {
+        ensureKeyIndex(current);
+      }
+      committed = stampedCommit.commit(current.dataset(), committable);
+    } catch (RuntimeException e) {
+      throw current.explain(e);
     }
-    StampedCommit.Committed committed = stampedCommit.commit(current.dataset(), committable);
     long version = committed.dataset().version();
     current.advanceTo(committed.dataset());
     long durationMs = (System.nanoTime() - start) / 1_000_000;

@@ -4,6 +4,7 @@ import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceErrors.Kind;
 import dev.flinklance.dataset.LanceRetries;
+import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.key.PrimaryKey;
 import java.io.Serializable;
 import java.util.EnumSet;
@@ -88,11 +89,14 @@ class StampedCommit implements Serializable {
     return KeyedUpdate.plan(base, key, committable);
   }
 
+  /** The newest version of {@code base}'s table; never a table recreated at its URI. */
   private Dataset newest(Dataset base) {
-    return LanceCalls.call(
-        table.uri(),
-        "cannot open the newest version",
-        () -> base.checkoutVersion(base.latestVersion()));
+    Dataset newest =
+        LanceCalls.call(
+            table.uri(),
+            "cannot open the newest version",
+            () -> base.checkoutVersion(base.latestVersion()));
+    return VersionMark.of(base).sameTable(newest);
   }
 
   private Dataset commit(Dataset base, Operation operation, LanceCommittable committable) {

@@ -2,8 +2,12 @@ package dev.flinklance.sink.committer;
 
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.dataset.LanceErrors.Kind;
+import dev.flinklance.dataset.TableReplacedException;
 import dev.flinklance.dataset.VersionMark;
 import java.util.HashSet;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.lance.Dataset;
@@ -12,18 +16,21 @@ import org.lance.Dataset;
  * The committer's view of its table: the newest version it knows, and the check that the table at
  * the URI still is that table. Committing on a cached view of a table that was deleted and
  * recreated would write a version referencing the old table's files, and the new table would become
- * unreadable.
+ * unreadable. Every move to a newer version keeps that chain: it is either a version this committer
+ * committed or one checked against the version known before ({@link VersionMark#sameTable}).
  */
 final class TableIdentity implements AutoCloseable {
   private final LanceDataset table;
   private final BufferAllocator allocator;
   private final Set<VersionMark> verifiedRunStarts = new HashSet<>();
   private Dataset dataset;
+  private VersionMark known;
 
   TableIdentity(LanceDataset table, BufferAllocator allocator) {
     this.table = table;
     this.allocator = allocator;
     this.dataset = openExisting(table, allocator);
+    this.known = VersionMark.of(dataset);
   }
 
   /**
@@ -33,14 +40,14 @@ final class TableIdentity implements AutoCloseable {
    * writers and then refused by {@link #verify}.
    */
   private static Dataset openExisting(LanceDataset table, BufferAllocator allocator) {
-    return table
-        .openIfExists(allocator)
-        .orElseThrow(
-            () ->
-                new LanceDatasetException(
-                    table.uri(),
-                    "the table the writers wrote into is not found; retrying after a restart",
-                    null));
+    return table.openIfExists(allocator).orElseThrow(() -> notFound(table));
+  }
+
+  private static LanceDatasetException notFound(LanceDataset table) {
+    return new LanceDatasetException(
+        table.uri(),
+        "the table the writers wrote into is not found; retrying after a restart",
+        null);
   }
 
   /** The table at the newest version this committer knows. */
@@ -53,24 +60,54 @@ final class TableIdentity implements AutoCloseable {
    *     version, or {@code runStart}, was taken from
    */
   void verify(VersionMark runStart) {
-    VersionMark.of(dataset).verify(dataset);
+    known.verify(dataset);
     if (!verifiedRunStarts.contains(runStart)) {
       runStart.verify(dataset);
       verifiedRunStarts.add(runStart);
     }
   }
 
+  /**
+   * A failure of an attempt that may come from the table being dropped or replaced under it (a
+   * lookup or commit meeting files that are gone): the replacement if so, with the failure
+   * suppressed in it, otherwise the failure itself.
+   */
+  RuntimeException explain(RuntimeException failure) {
+    if (failure instanceof TableReplacedException || LanceErrors.kindOf(failure) == Kind.CONFLICT) {
+      return failure;
+    }
+    try {
+      known.verify(dataset);
+    } catch (TableReplacedException replaced) {
+      replaced.addSuppressed(failure);
+      return replaced;
+    }
+    return failure;
+  }
+
   /** Moves to a version this committer just committed. */
   void advanceTo(Dataset committed) {
     dataset.close();
     dataset = committed;
+    known = VersionMark.of(committed);
   }
 
-  /** Reopens the latest version, after an attempt whose outcome is unknown. */
+  /**
+   * Reopens the latest version, after an attempt whose outcome is unknown or after a change of the
+   * table's indexes, if the table at the URI still is the one this committer knows.
+   *
+   * @throws TableReplacedException if it was dropped or replaced
+   */
   void refresh() {
-    Dataset latest = openExisting(table, allocator);
+    Optional<Dataset> latest = table.openIfExists(allocator);
+    if (latest.isEmpty()) {
+      known.verify(dataset); // gone, once rechecked
+      throw notFound(table);
+    }
+    Dataset same = known.sameTable(latest.get());
     dataset.close();
-    dataset = latest;
+    dataset = same;
+    known = VersionMark.of(same);
   }
 
   @Override

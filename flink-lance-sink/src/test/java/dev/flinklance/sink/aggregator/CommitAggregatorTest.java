@@ -2,11 +2,14 @@ package dev.flinklance.sink.aggregator;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.writer.LanceWriteResult;
+import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.SerializerSnapshots;
 import dev.flinklance.testing.TestFragments;
 import dev.flinklance.testing.TestRows;
@@ -177,6 +180,31 @@ class CommitAggregatorTest {
       LanceCommittable next = committables(restored).get(0);
       assertThat(next.stamp().run()).isNotEqualTo(firstRun);
       assertThat(next.stamp().runSeq()).isEqualTo(1);
+    }
+  }
+
+  /**
+   * Issue 28: a run that started before its writers created the table names that table in its
+   * committables, so that none lands on a table recreated at the URI ("no table yet" matches any).
+   */
+  @Test
+  void aRunThatFoundNoTableNamesTheTableItsWritersCreated() throws Exception {
+    try (var harness = open(aggregator("user"), null)) {
+      harness.processElement(result(1, 0));
+      harness.prepareSnapshotPreBarrier(1);
+      TestFragments.createTable(table); // by a writer
+      harness.processElement(result(2, 0, fragment("a")));
+      harness.prepareSnapshotPreBarrier(2);
+      LanceTestTables.appendFragments(table, TestFragments.write(table, 1));
+      harness.processElement(result(3, 0, fragment("b")));
+      harness.prepareSnapshotPreBarrier(3);
+
+      assertThat(committables(harness))
+          .extracting(LanceCommittable::runStart)
+          .extracting(VersionMark::version, mark -> mark.epochNanos() / 1_000_000)
+          .containsExactly(
+              tuple(1L, LanceTestTables.commitMillis(table, 1)),
+              tuple(1L, LanceTestTables.commitMillis(table, 1)));
     }
   }
 

@@ -17,17 +17,16 @@ import dev.flinklance.sink.testing.RecordingCommitRequest.Outcome;
 import dev.flinklance.sink.testing.TestCommitterContext;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestFiles;
 import dev.flinklance.testing.TestFragments;
 import java.io.IOException;
-import java.nio.file.Files;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Collection;
-import java.util.Comparator;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
@@ -354,6 +353,70 @@ class LanceCommitterTest {
     assertThat(LanceTestTables.latestVersion(table)).isEqualTo(1);
   }
 
+  /**
+   * Issue 28: a transient failure, then the table is dropped and recreated while the committer
+   * backs off; the retry must not commit the old run's checkpoint as a version of the new table.
+   */
+  @Test
+  void aTableRecreatedWhileACommitIsRetriedIsNeverWritten() throws Exception {
+    AtomicInteger failures = new AtomicInteger(1);
+    StampedCommit failsWhileTheTableIsRecreated =
+        new StampedCommit(config().dataset(), 0, null) {
+          @Override
+          Committed commit(Dataset current, LanceCommittable committable) {
+            if (committable.checkpointId() == 2 && failures.getAndDecrement() > 0) {
+              recreateTable(5);
+              throw new IllegalStateException("injected: object store unavailable");
+            }
+            return super.commit(current, committable);
+          }
+        };
+    Run run = new Run();
+    LanceCommittable first = run.next(1);
+    LanceCommittable second = run.next(2);
+    try (LanceCommitter committer =
+        new LanceCommitter(config(), context(), failsWhileTheTableIsRecreated)) {
+      commit(committer, first);
+      List<RecordingCommitRequest<LanceCommittable>> requests = requests(second);
+      assertThatThrownBy(() -> committer.commit(new ArrayList<>(requests)))
+          .rootCause()
+          .isInstanceOf(TableReplacedException.class)
+          .hasMessageContaining("Lance table '" + table + "': the table was replaced")
+          .hasMessageContaining("version 2 was committed at");
+      assertThat(outcomes(requests)).containsExactly(Outcome.FAILED);
+    }
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(5);
+    assertThat(LanceTestTables.sinkCommits(table)).isEmpty();
+    assertThat(LanceTestTables.countRows(table)).isZero();
+  }
+
+  /** Issue 28: dropped (and not recreated) while the committer backs off. */
+  @Test
+  void aTableDroppedWhileACommitIsRetriedFailsAsGone() throws Exception {
+    AtomicInteger failures = new AtomicInteger(1);
+    StampedCommit failsWhileTheTableIsDropped =
+        new StampedCommit(config().dataset(), 0, null) {
+          @Override
+          Committed commit(Dataset current, LanceCommittable committable) {
+            if (committable.checkpointId() == 2 && failures.getAndDecrement() > 0) {
+              dropTable();
+              throw new IllegalStateException("injected: object store unavailable");
+            }
+            return super.commit(current, committable);
+          }
+        };
+    Run run = new Run();
+    try (LanceCommitter committer =
+        new LanceCommitter(config(), context(), failsWhileTheTableIsDropped)) {
+      commit(committer, run.next(1));
+      assertThatThrownBy(() -> commit(committer, run.next(2)))
+          .rootCause()
+          .isInstanceOf(TableReplacedException.class)
+          .hasMessageContaining("there is no table at the URI any more");
+    }
+    assertThat(LanceTestTables.exists(table)).isFalse();
+  }
+
   @Test
   void overwriteReplacesTheRowsInOneStampedCommit() throws Exception {
     Run appends = new Run();
@@ -399,18 +462,16 @@ class LanceCommitterTest {
     }
   }
 
-  /** Deletes the table and creates a new one with {@code versions} versions. */
-  private void recreateTable(int versions) throws IOException {
-    try (Stream<Path> files = Files.walk(Path.of(table))) {
-      files.sorted(Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+  private void dropTable() {
+    try {
+      TestFiles.deleteRecursively(Path.of(table));
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
-    TestFragments.createTable(table);
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
-      for (int v = 1; v < versions; v++) {
-        dataset.updateConfig(java.util.Map.of("version", Integer.toString(v)));
-      }
-    }
+  }
+
+  private void recreateTable(int versions) {
+    TestFragments.recreateTable(table, versions);
   }
 
   private List<RecordingCommitRequest<LanceCommittable>> commitWithNewCommitter(

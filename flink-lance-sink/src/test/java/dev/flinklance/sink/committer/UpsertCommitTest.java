@@ -1,9 +1,12 @@
 package dev.flinklance.sink.committer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.dataset.TableReplacedException;
 import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.index.KeyIndex;
 import dev.flinklance.index.ScalarIndex;
@@ -16,8 +19,11 @@ import dev.flinklance.sink.testing.RecordingCommitRequest.Outcome;
 import dev.flinklance.sink.testing.TestCommitterContext;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestFiles;
 import dev.flinklance.testing.TestFragments;
 import dev.flinklance.testing.TestRows;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,6 +139,80 @@ class UpsertCommitTest {
     assertThat(outcomes(commit(changes)))
         .as("a replay is recognised across the compaction, whose transaction Lance cannot read")
         .containsExactly(Outcome.ALREADY_COMMITTED);
+  }
+
+  /**
+   * Issue 28: an upsert that conflicts is planned again on the newest version, which must be a
+   * version of the same table: here the table was dropped and recreated in between.
+   */
+  @Test
+  void anUpsertIsNotPlannedAgainOnATableRecreatedAfterAConflict() throws Exception {
+    LanceTestTables.appendFragments(table, TestFragments.write(table, 0, 1, 2));
+    AtomicInteger plans = new AtomicInteger();
+    StampedCommit recreatedInBetween =
+        new StampedCommit(config().dataset(), 3, KEY) {
+          @Override
+          KeyedUpdate plan(Dataset base, LanceCommittable committable) {
+            KeyedUpdate planned = super.plan(base, committable);
+            if (plans.getAndIncrement() == 0) {
+              TestFragments.recreateTable(table, 4);
+              LanceTestTables.appendFragments(table, TestFragments.writeTagged(table, "new", 1));
+              throw LanceDatasetException.wrap(
+                  table,
+                  "cannot commit checkpoint 1",
+                  new IllegalStateException("Retryable commit conflict for version 3: injected"));
+            }
+            return planned;
+          }
+        };
+    Run run = new Run();
+    LanceCommittable changes = run.next(TestFragments.writeTagged(table, "v2", 1), keys(1, 2));
+
+    try (LanceCommitter committer = new LanceCommitter(config(), context(), recreatedInBetween)) {
+      assertThatThrownBy(() -> commit(committer, changes))
+          .rootCause()
+          .isInstanceOf(TableReplacedException.class)
+          .hasMessageContaining("Lance table '" + table + "': the table was replaced");
+    }
+    assertThat(plans).as("never planned on the new table").hasValue(1);
+    assertThat(names()).isEqualTo(Map.of(1L, "new-1"));
+    assertThat(LanceTestTables.sinkCommits(table)).isEmpty();
+  }
+
+  /** Issue 28: the lookup of the changed keys meets a dropped table: it says so. */
+  @Test
+  void aKeyLookupThatMeetsADroppedTableSaysTheTableIsGone() throws Exception {
+    LanceTestTables.appendFragments(table, TestFragments.write(table, 0, 1, 2));
+    StampedCommit droppedBeforeTheLookup =
+        new StampedCommit(config().dataset(), 3, KEY) {
+          @Override
+          KeyedUpdate plan(Dataset base, LanceCommittable committable) {
+            try {
+              TestFiles.deleteRecursively(Path.of(table));
+            } catch (IOException e) {
+              throw new UncheckedIOException(e);
+            }
+            return super.plan(base, committable);
+          }
+        };
+    Configuration oneAttempt = new Configuration();
+    oneAttempt.set(LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS, 1);
+    LanceCommittable changes = new Run().next(List.of(), keys(1));
+
+    try (LanceCommitter committer =
+        new LanceCommitter(config(oneAttempt), context(), droppedBeforeTheLookup)) {
+      assertThatThrownBy(() -> commit(committer, changes))
+          .rootCause()
+          .isInstanceOf(TableReplacedException.class)
+          .hasMessageContaining("there is no table at the URI any more")
+          .satisfies(
+              e ->
+                  assertThat(e.getSuppressed())
+                      .singleElement()
+                      .satisfies(
+                          lookup ->
+                              assertThat(lookup).hasMessageContaining("cannot look up the rows")));
+    }
   }
 
   @Test
