@@ -3,6 +3,7 @@ package dev.flinklance.testing;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.key.PrimaryKey;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
@@ -27,6 +28,7 @@ import org.lance.WriteParams;
 import org.lance.compaction.CompactionOptions;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
+import org.lance.memwal.InitializeMemWalParams;
 import org.lance.merge.MergeInsertParams;
 
 /**
@@ -53,6 +55,30 @@ public final class TestTables {
               null)
           .orElseThrow(() -> new IllegalStateException("A table at " + uri + " already exists"))
           .close();
+    }
+  }
+
+  /** Creates a table whose schema declares {@code key} as its primary key, as Lance does. */
+  public static void createWithKey(String uri, RowType rowType, String key) {
+    Schema schema =
+        PrimaryKey.of(rowType, List.of(key), uri)
+            .declareIn(ArrowSchemaConverter.toArrowSchema(rowType, Map.of()));
+    try (BufferAllocator allocator = new RootAllocator()) {
+      new LanceDataset(uri, Map.of())
+          .createIfAbsent(allocator, schema, false, null)
+          .orElseThrow(() -> new IllegalStateException("A table at " + uri + " already exists"))
+          .close();
+    }
+  }
+
+  /**
+   * Sets up Lance's MemWAL on a table that declares a primary key, unsharded, as another client
+   * would (one version).
+   */
+  public static void initializeMemWal(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+      dataset.initializeMemWal(new InitializeMemWalParams().withUnsharded());
     }
   }
 

@@ -12,6 +12,7 @@ import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceErrors.Kind;
 import dev.flinklance.dataset.LanceRetries;
+import dev.flinklance.index.MemWal;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.EnumSet;
@@ -105,6 +106,25 @@ final class CompactionCommit {
   private CompactionSummary commitLive(
       Dataset dataset, PlanRef plan, List<RewriteResult> rewritten, int failedTasks, long start)
       throws IOException {
+    if (MemWal.isOn(dataset)) {
+      LOG.warn(
+          "Not committing compaction {} of {}: the table got a MemWAL ({} index) after the plan,"
+              + " and lance-core 7.0.0 aborts the JVM when it commits a compaction of such a"
+              + " table",
+          plan.planId(),
+          dataset.uri(),
+          MemWal.INDEX);
+      return summary(
+          plan,
+          Outcome.NOTHING_COMMITTED,
+          -1,
+          dataset,
+          List.of(),
+          0,
+          rewritten.size(),
+          failedTasks,
+          start);
+    }
     List<RewriteResult> live = new ArrayList<>();
     int preempted = rewritten.size() - unpreempted(dataset, rewritten, live);
     if (live.isEmpty()) {

@@ -7,6 +7,7 @@ import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.dataset.Secrets;
+import dev.flinklance.index.MemWal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -147,8 +148,10 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
               plan.ref.taskCount() == 0
                   ? nothingToCompact(plan.ref)
                   : commit.commit(handle.latest(), plan.ref, rewritten, failedTasks, plan.restored);
-          VectorIndexUpkeep.run(handle.latest());
-          ScalarIndexUpkeep.run(handle.latest());
+          if (!MemWal.isOn(handle.latest())) { // describeIndices fails on it
+            VectorIndexUpkeep.run(handle.latest());
+            ScalarIndexUpkeep.run(handle.latest());
+          }
           return new Finished(summary, cleanUp());
         },
         finished -> {

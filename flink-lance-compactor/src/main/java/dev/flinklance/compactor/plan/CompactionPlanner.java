@@ -3,6 +3,7 @@ package dev.flinklance.compactor.plan;
 import dev.flinklance.compactor.BackgroundLanceOperator;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.MailboxOperatorFactory;
+import dev.flinklance.index.MemWal;
 import dev.flinklance.metrics.LanceMetrics;
 import java.util.ArrayList;
 import java.util.List;
@@ -50,6 +51,7 @@ public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask
   private boolean evaluateAgain;
   private boolean forcePending;
   private boolean ended;
+  private boolean memWalReported;
 
   /** The planner's factory: it needs the task's mailbox. */
   public static MailboxOperatorFactory<PlanRequest, RewriteTask> factory(CompactionConfig config) {
@@ -149,6 +151,7 @@ public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask
     evaluating = false;
     if (result.isPresent()) {
       Planning.Evaluation evaluation = result.get();
+      reportMemWal(evaluation);
       lastCandidates = evaluation.candidates();
       inFlight.removeIf(plan -> evaluation.settledPlans().contains(plan.planId()));
       if (evaluation.fired()) {
@@ -167,6 +170,18 @@ public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask
     }
     if (evaluateAgain || forcePending) {
       evaluate();
+    }
+  }
+
+  private void reportMemWal(Planning.Evaluation evaluation) {
+    if (evaluation.memWal() && !memWalReported) {
+      LOG.warn(
+          "Not compacting {}: it has a MemWAL ({} index), which lance-core 7.0.0 cannot compact"
+              + " (its native code aborts the JVM). Compaction and index upkeep of this table are"
+              + " skipped while the MemWAL is there; the sink and version cleanup go on.",
+          table,
+          MemWal.INDEX);
+      memWalReported = true;
     }
   }
 

@@ -5,6 +5,7 @@ import dev.flinklance.compactor.index.IndexedDeletions;
 import dev.flinklance.compactor.lineage.RowIdMetaJson;
 import dev.flinklance.compactor.lineage.RowLineageConfig;
 import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.index.MemWal;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -28,14 +29,29 @@ final class Planning {
   /** Tasks per plan; the rest waits for the next plan. Keeps the workers' queues bounded. */
   static final int MAX_TASKS_PER_PLAN = 256;
 
-  /** The outcome of one look. */
+  /**
+   * The outcome of one look.
+   *
+   * @param memWal the table has a MemWAL ({@link MemWal}): nothing was planned
+   */
   record Evaluation(
       long version,
       int fragments,
       Set<String> settledPlans,
       int candidates,
       boolean fired,
-      Planned planned) {}
+      Planned planned,
+      boolean memWal) {
+    Evaluation(
+        long version,
+        int fragments,
+        Set<String> settledPlans,
+        int candidates,
+        boolean fired,
+        Planned planned) {
+      this(version, fragments, settledPlans, candidates, fired, planned, false);
+    }
+  }
 
   /** A new plan: its tasks and the fragments they rewrite. */
   record Planned(PlanRef ref, List<CompactionTask> tasks, InFlightPlan inFlight) {}
@@ -70,6 +86,9 @@ final class Planning {
       } else {
         busy.addAll(plan.sources());
       }
+    }
+    if (MemWal.isOn(latest)) {
+      return new Evaluation(latest.version(), fragments.size(), settled, 0, forced, null, true);
     }
     OptionalLong spillBudget = spillBudget(latest);
     List<FragmentMetadata> toSpill =
