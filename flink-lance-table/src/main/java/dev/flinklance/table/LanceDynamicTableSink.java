@@ -45,13 +45,24 @@ final class LanceDynamicTableSink implements DynamicTableSink, SupportsOverwrite
   }
 
   /**
-   * With a primary key, an upsert changelog whose deletes may carry the key only: the planner then
-   * needs no materialisation of the deleted rows. Without one, inserts only: Flink's planner
-   * refuses an updating query into the table, naming it.
+   * With a primary key, an upsert changelog; without one, inserts only (Flink's planner refuses an
+   * updating query into the table, naming it). The sink needs only the key of a delete, and takes
+   * deletes that carry the key only (an upsert source's) where it can: the planner then keeps no
+   * state to fill them in. Flink checks the NOT NULL columns on every row, deletes too ({@code
+   * table.exec.sink.not-null-enforcer} fails them, or drops them and the key is never deleted), so
+   * with a NOT NULL column outside the key the sink asks for whole deletes, which the planner
+   * produces from the rows it has seen (as for any sink with that need).
    */
   @Override
   public ChangelogMode getChangelogMode(ChangelogMode requestedMode) {
-    return primaryKey.isEmpty() ? ChangelogMode.insertOnly() : ChangelogMode.upsert(true);
+    if (primaryKey.isEmpty()) {
+      return ChangelogMode.insertOnly();
+    }
+    boolean onlyKeyNotNull =
+        rowType.getFields().stream()
+            .filter(field -> !primaryKey.contains(field.getName()))
+            .allMatch(field -> field.getType().isNullable());
+    return ChangelogMode.upsert(onlyKeyNotNull);
   }
 
   @Override

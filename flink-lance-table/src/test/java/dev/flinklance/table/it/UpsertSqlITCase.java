@@ -32,9 +32,12 @@ import org.apache.flink.table.connector.ChangelogMode;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
+import org.apache.flink.types.RowKind;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Flink SQL into a Lance table with a PRIMARY KEY: a CDC-style changelog (inserts, updates, deletes
@@ -87,6 +90,56 @@ class UpsertSqlITCase {
     assertThat(Changelog.tableRows(path, Map.of())).isEqualTo(changelog.model());
     List<Commit> commits = LanceTestTables.sinkCommits(path);
     assertThat(commits).hasSizeGreaterThan(3).extracting(Commit::operation).containsOnly("Update");
+  }
+
+  /**
+   * Issue 28: deletes that carry the key only (an upsert source's) into a table with a NOT NULL
+   * column other than the key: with Flink's NOT NULL check failing them (ERROR, the default) or
+   * dropping them (DROP, which its error message advises) the deleted keys stayed.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"ERROR", "DROP"})
+  void deletesCarryingTheKeyOnlyDeleteFromATableWithNotNullColumns(String enforcer)
+      throws Exception {
+    String path = dir.resolve("accounts").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.enableCheckpointing(100);
+    StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+    tables.getConfig().set("table.exec.sink.not-null-enforcer", enforcer);
+    DataStream<Row> changes =
+        env.fromData(
+                Row.ofKind(RowKind.INSERT, 1L, "ann", 10L),
+                Row.ofKind(RowKind.INSERT, 2L, "bob", 20L),
+                Row.ofKind(RowKind.INSERT, 3L, "cy", 30L),
+                Row.ofKind(RowKind.UPDATE_AFTER, 1L, "ann", 11L),
+                Row.ofKind(RowKind.DELETE, 2L, null, null),
+                Row.ofKind(RowKind.DELETE, 3L, null, null),
+                Row.ofKind(RowKind.INSERT, 3L, "cyd", 33L))
+            .returns(
+                Types.ROW_NAMED(
+                    new String[] {"id", "name", "balance"}, Types.LONG, Types.STRING, Types.LONG));
+    tables.createTemporaryView(
+        "upserts",
+        tables.fromChangelogStream(
+            changes,
+            Schema.newBuilder()
+                .column("id", DataTypes.BIGINT().notNull())
+                .column("name", DataTypes.STRING())
+                .column("balance", DataTypes.BIGINT())
+                .primaryKey("id")
+                .build(),
+            ChangelogMode.upsert()));
+    tables.executeSql(
+        "CREATE TABLE accounts (id BIGINT, name STRING NOT NULL, balance BIGINT NOT NULL,"
+            + " PRIMARY KEY (id) NOT ENFORCED) WITH ('connector' = 'lance', 'path' = '"
+            + path
+            + "')");
+    tables.executeSql("INSERT INTO accounts SELECT * FROM upserts").await();
+
+    assertThat(LanceTestTables.readColumns(path, List.of("id", "name", "balance")))
+        .extracting(row -> List.of(row.get(0), row.get(1).toString(), row.get(2)))
+        .containsExactlyInAnyOrder(List.of(1L, "ann", 11L), List.of(3L, "cyd", 33L));
   }
 
   private static Row toRow(RowData change) {
