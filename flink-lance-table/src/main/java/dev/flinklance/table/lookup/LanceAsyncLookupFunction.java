@@ -4,6 +4,7 @@ import dev.flinklance.concurrent.NativeWorkers;
 import dev.flinklance.key.RowKey;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import org.apache.flink.annotation.Internal;
@@ -25,12 +26,14 @@ public class LanceAsyncLookupFunction extends AsyncLookupFunction {
   private static final Logger LOG = LoggerFactory.getLogger(LanceAsyncLookupFunction.class);
 
   private final LookupSpec spec;
+  private final ResidualKeys residualKeys;
   private transient TableLookup lookup;
   private transient ExecutorService workers;
   private transient LookupBatcher batcher;
 
   public LanceAsyncLookupFunction(LookupSpec spec) {
     this.spec = spec;
+    this.residualKeys = spec.residualKeys();
   }
 
   @Override
@@ -48,12 +51,20 @@ public class LanceAsyncLookupFunction extends AsyncLookupFunction {
   @Override
   public CompletableFuture<Collection<RowData>> asyncLookup(RowData keyRow) {
     RowKey key;
+    Optional<Object[]> residual;
     try {
-      key = lookup.keyOf(keyRow); // read now: Flink may reuse the key row once this returns
+      // read now: Flink may reuse the key row once this returns
+      key = lookup.keyOf(keyRow);
+      residual = residualKeys.valuesOf(keyRow);
     } catch (RuntimeException e) {
       return CompletableFuture.failedFuture(e);
     }
-    return key == null ? CompletableFuture.completedFuture(List.of()) : batcher.submit(key);
+    if (key == null || residual.isEmpty()) {
+      return CompletableFuture.completedFuture(List.of());
+    }
+    return batcher
+        .submit(key)
+        .thenApply(rows -> residualKeys.matching(List.copyOf(rows), residual.get()));
   }
 
   @Override

@@ -3,6 +3,7 @@ package dev.flinklance.table.lookup;
 import dev.flinklance.key.RowKey;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.functions.FunctionContext;
@@ -17,10 +18,12 @@ public class LanceLookupFunction extends LookupFunction {
   private static final long serialVersionUID = 1L;
 
   private final LookupSpec spec;
+  private final ResidualKeys residualKeys;
   private transient TableLookup lookup;
 
   public LanceLookupFunction(LookupSpec spec) {
     this.spec = spec;
+    this.residualKeys = spec.residualKeys();
   }
 
   @Override
@@ -33,10 +36,12 @@ public class LanceLookupFunction extends LookupFunction {
   @Override
   public Collection<RowData> lookup(RowData keyRow) {
     RowKey key = lookup.keyOf(keyRow);
-    if (key == null) {
+    Optional<Object[]> residual = residualKeys.valuesOf(keyRow);
+    if (key == null || residual.isEmpty()) {
       return List.of();
     }
-    return lookup.lookup(List.of(key)).getOrDefault(key, List.of());
+    return residualKeys.matching(
+        lookup.lookup(List.of(key)).getOrDefault(key, List.of()), residual.get());
   }
 
   @Override

@@ -61,9 +61,20 @@ public final class LookupPlanner {
     }
     boolean keyFilter = true;
     if (config.cache() != LookupCacheType.FULL) {
+      boolean lanceKey = false;
       for (String column : keyColumns) {
-        checkKeyType(uri, column, producedType.getTypeAt(producedType.getFieldIndex(column)));
-        keyFilter &= schema.field(column).map(Field::getDictionary).isEmpty();
+        LogicalType type = producedType.getTypeAt(producedType.getFieldIndex(column));
+        if (KeyType.supports(type)) {
+          lanceKey = true;
+          keyFilter &= schema.field(column).map(Field::getDictionary).isEmpty();
+        } else if (!ResidualKeys.supports(type)) {
+          throw unsupportedKey(uri, column, type);
+        }
+      }
+      if (!lanceKey) {
+        String column = keyColumns.get(0);
+        throw unsupportedKey(
+            uri, column, producedType.getTypeAt(producedType.getFieldIndex(column)));
       }
     }
     LookupSpec spec =
@@ -96,20 +107,21 @@ public final class LookupPlanner {
   }
 
   /**
-   * Lookups without the FULL cache filter by the key in Lance, which takes the values of these
-   * types exactly; the FULL cache matches keys in Flink and takes any type.
+   * Lookups without the FULL cache filter by the key in Lance, which compares values of the key
+   * types exactly; other scalar key columns (a constant condition such as {@code u.score = 10.0})
+   * are matched in Flink on the rows found by the others. The FULL cache matches keys in Flink and
+   * takes any type.
    */
-  private static void checkKeyType(String uri, String column, LogicalType type) {
-    if (!KeyType.supports(type)) {
-      throw new ValidationException(
-          String.format(
-              "Lance table '%s': the lookup join looks up by column '%s' of type %s; lookups take"
-                  + " key columns of the types %s, or any type with '%s' = 'FULL'",
-              uri,
-              column,
-              type.asSummaryString(),
-              KeyType.SUPPORTED,
-              LanceLookupOptions.CACHE.key()));
-    }
+  private static ValidationException unsupportedKey(String uri, String column, LogicalType type) {
+    return new ValidationException(
+        String.format(
+            "Lance table '%s': the lookup join looks up by column '%s' of type %s; lookups need a"
+                + " key column of the types %s (other scalar columns are matched beside it), or"
+                + " '%s' = 'FULL' for any type",
+            uri,
+            column,
+            type.asSummaryString(),
+            KeyType.SUPPORTED,
+            LanceLookupOptions.CACHE.key()));
   }
 }

@@ -3,6 +3,7 @@ package dev.flinklance.table.lookup;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceErrors.Kind;
 import dev.flinklance.dataset.LanceRetries;
+import dev.flinklance.key.KeyType;
 import dev.flinklance.table.source.FollowedTable;
 import java.io.Serializable;
 import java.time.Duration;
@@ -18,7 +19,8 @@ import org.apache.flink.table.types.logical.RowType;
  * @param version the version to read (pinned), or null
  * @param tag the tag whose version to read (pinned), or null; both null: the latest, followed
  * @param producedType the table columns each looked-up row carries; the key columns are among them
- * @param keyColumns the columns the join looks up by, in the order of Flink's key rows
+ * @param keyColumns the columns the join looks up by, in the order of Flink's key rows (a constant
+ *     condition on a table column makes it one too)
  * @param filter a Lance SQL filter on the table's rows (pushed into the join), or null
  * @param keyFilter whether Lance filters by the keys (false: each lookup scans the key columns and
  *     matches them here, for a key column Lance cannot compare with a literal)
@@ -58,6 +60,18 @@ public record LookupSpec(
   /** Whether the join follows the table to its newest versions. */
   boolean follows() {
     return FollowedTable.follows(version, tag, refreshInterval);
+  }
+
+  /** The key columns Lance looks up by: those of a {@link KeyType}, in key order. */
+  List<String> lanceKeyColumns() {
+    return keyColumns.stream()
+        .filter(name -> KeyType.supports(producedType.getTypeAt(producedType.getFieldIndex(name))))
+        .toList();
+  }
+
+  /** The key columns matched after Lance's lookup, in Flink. */
+  ResidualKeys residualKeys() {
+    return ResidualKeys.of(keyRowType(), producedType);
   }
 
   /** The key columns with their declared types, in key order: the rows Flink looks up with. */

@@ -64,8 +64,8 @@ final class TableLookup implements AutoCloseable {
   TableLookup(LookupSpec spec, MetricGroup metrics) {
     String uri = spec.table().uri();
     this.spec = spec;
-    this.lookupKey = PrimaryKey.of(spec.keyRowType(), spec.keyColumns(), uri);
-    this.rowKey = PrimaryKey.of(spec.producedType(), spec.keyColumns(), uri);
+    this.lookupKey = PrimaryKey.of(spec.keyRowType(), spec.lanceKeyColumns(), uri);
+    this.rowKey = PrimaryKey.of(spec.producedType(), spec.lanceKeyColumns(), uri);
     this.copier = new RowDataSerializer(spec.producedType());
     this.table =
         new FollowedTable(
@@ -192,7 +192,7 @@ final class TableLookup implements AutoCloseable {
     version = dataset.version();
     Map<String, ScalarIndex> indexes = new HashMap<>();
     for (ScalarIndex index : ScalarIndex.btreesOf(dataset)) {
-      if (spec.keyColumns().contains(index.column())) {
+      if (spec.lanceKeyColumns().contains(index.column())) {
         indexes.putIfAbsent(index.column(), index);
       }
     }
@@ -223,7 +223,7 @@ final class TableLookup implements AutoCloseable {
           uri,
           rows,
           dataset.version(),
-          spec.keyColumns().get(0));
+          spec.lanceKeyColumns().get(0));
     } else if (unindexed > rows / 2) {
       warnOnce(
           "Lookups by {} in {} read the key columns of {} of the {} rows of version {} (Lance scans"

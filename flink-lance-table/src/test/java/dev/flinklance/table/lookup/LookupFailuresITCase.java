@@ -2,6 +2,7 @@ package dev.flinklance.table.lookup;
 
 import static dev.flinklance.table.testing.Sql.exec;
 import static dev.flinklance.table.testing.Sql.queryStrings;
+import static org.apache.flink.table.api.Expressions.$;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -12,15 +13,23 @@ import dev.flinklance.table.testing.LookupJoin.Probe;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.Users;
+import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.commons.io.FileUtils;
+import org.apache.flink.api.common.typeinfo.Types;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.ValidationException;
+import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.types.Row;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
@@ -125,6 +134,96 @@ class LookupFailuresITCase {
     assertThat(queryStrings(scores("cached", ", 'lookup.cache' = 'FULL'"), BY_SCORE))
         .containsExactlyInAnyOrder(
             "+I[0.5, half]", "+I[0.5, again]", "+I[1.5, more]", "+I[2.5, null]");
+  }
+
+  /**
+   * Issue 28: {@code AND s.score = 10.0} beside the key reaches the lookup as a key column of a
+   * type Lance cannot compare exactly; it was refused at planning. Each join must give what Flink's
+   * own join gives on the same rows (floating point by value: 0.0 equals -0.0, NaN nothing).
+   */
+  @ParameterizedTest
+  @ValueSource(
+      strings = {
+        "",
+        ", 'lookup.async' = 'true'",
+        ", 'lookup.cache' = 'PARTIAL', 'lookup.partial-cache.max-rows' = '100'"
+      })
+  void constantConditionsOnColumnsLanceCannotCompareAreMatchedBesideTheKey(String options)
+      throws Exception {
+    String path = dir.resolve("readings").toString();
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+    // the reference: the same rows as a stream, so that Flink evaluates the conditions at run time
+    // (over constant VALUES the planner folds them with other rules)
+    tables.createTemporaryView(
+        "flink_readings",
+        tables
+            .fromDataStream(
+                env.fromData(
+                        reading(1, 10.0, 0.1f, "1.50", "a"),
+                        reading(2, 9.5, 0.1f, "1.5", "b"),
+                        reading(3, 10.0, 0.2f, "2.00", "c"),
+                        reading(4, -0.0, 0.1f, "1.50", "d"),
+                        reading(5, Double.NaN, 0.1f, "1.50", "e"),
+                        reading(6, null, null, null, "f"),
+                        reading(7, 0.0, 0.1f, "1.5", "g"))
+                    .returns(
+                        Types.ROW_NAMED(
+                            new String[] {"id", "score", "ratio", "amount", "label"},
+                            Types.LONG,
+                            Types.DOUBLE,
+                            Types.FLOAT,
+                            Types.BIG_DEC,
+                            Types.STRING)))
+            .select(
+                $("id"),
+                $("score"),
+                $("ratio"),
+                $("amount").cast(DataTypes.DECIMAL(10, 2)).as("amount"),
+                $("label")));
+    exec(
+        tables,
+        "CREATE TABLE readings (id BIGINT, score DOUBLE, ratio FLOAT, amount DECIMAL(10, 2), label"
+            + " STRING) WITH ('connector' = 'lance', 'path' = '"
+            + path
+            + "'"
+            + options
+            + ")");
+    exec(tables, "INSERT INTO readings SELECT * FROM flink_readings");
+    exec(
+        tables,
+        "CREATE TEMPORARY VIEW probes AS SELECT CAST(id AS BIGINT) AS id, PROCTIME() AS"
+            + " proc_time FROM (VALUES (1), (2), (3), (4), (5), (6), (7), (8)) AS t(id)");
+    Map<String, List<String>> joins = new LinkedHashMap<>();
+    for (String condition :
+        List.of(
+            "s.score = 10.0",
+            "s.score = 0.0",
+            "s.score = CAST('NaN' AS DOUBLE)",
+            "s.ratio = CAST(0.1 AS FLOAT) AND s.amount = 1.5")) {
+      List<String> lookedUp =
+          queryStrings(
+              tables,
+              "SELECT p.id, s.label FROM probes AS p JOIN readings FOR SYSTEM_TIME AS OF"
+                  + " p.proc_time AS s ON p.id = s.id AND "
+                  + condition);
+      List<String> flinks =
+          queryStrings(
+              tables,
+              "SELECT p.id, s.label FROM probes AS p JOIN flink_readings AS s ON p.id = s.id AND "
+                  + condition);
+      assertThat(lookedUp).as(condition).containsExactlyInAnyOrderElementsOf(flinks);
+      joins.put(condition, lookedUp);
+    }
+    assertThat(joins.get("s.score = 10.0")).containsExactlyInAnyOrder("+I[1, a]", "+I[3, c]");
+    assertThat(joins.get("s.score = 0.0")).containsExactlyInAnyOrder("+I[4, d]", "+I[7, g]");
+    assertThat(joins.get("s.score = CAST('NaN' AS DOUBLE)")).isEmpty();
+    assertThat(joins.get("s.ratio = CAST(0.1 AS FLOAT) AND s.amount = 1.5"))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]", "+I[4, d]", "+I[5, e]", "+I[7, g]");
+  }
+
+  private static Row reading(long id, Double score, Float ratio, String amount, String label) {
+    return Row.of(id, score, ratio, amount == null ? null : new BigDecimal(amount), label);
   }
 
   @Test
