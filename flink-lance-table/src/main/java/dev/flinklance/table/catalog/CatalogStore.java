@@ -45,6 +45,13 @@ interface CatalogStore {
   List<String> tables(String database);
 
   /**
+   * What else the database holds that keeps it from being dropped, for a message: tables another
+   * engine made under names the catalog refuses (not listed, so never dropped by the catalog),
+   * namespaces inside it. Empty if nothing.
+   */
+  List<String> unlisted(String database);
+
+  /**
    * Where the table is, if the store knows one by that name (the data itself may be missing: see
    * {@link LanceCatalog#tableExists}).
    */

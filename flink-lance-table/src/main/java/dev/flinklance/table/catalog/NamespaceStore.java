@@ -174,14 +174,17 @@ final class NamespaceStore implements CatalogStore {
     if (singleLevel) {
       return List.of();
     }
-    return valid(
-        "database",
+    return valid("database", namespaces(parent));
+  }
+
+  private List<String> namespaces(List<String> id) {
+    return all(
         token -> {
           ListNamespacesResponse page =
               call(
                   () ->
                       namespace()
-                          .listNamespaces(new ListNamespacesRequest().id(parent).pageToken(token)));
+                          .listNamespaces(new ListNamespacesRequest().id(id).pageToken(token)));
           return new Page(page.getNamespaces(), page.getPageToken());
         });
   }
@@ -260,17 +263,39 @@ final class NamespaceStore implements CatalogStore {
 
   @Override
   public List<String> tables(String database) {
+    return valid("table", listedTables(database));
+  }
+
+  /** Every table the namespace lists in the database, under any name. */
+  private List<String> listedTables(String database) {
     List<String> id = namespaceId(database);
     if (!singleLevel && database.equals(defaultDatabase) && database(database).isEmpty()) {
       return List.of(); // created with the default database's first table
     }
-    return valid(
-        "table",
+    return all(
         token -> {
           ListTablesResponse page =
               call(() -> namespace().listTables(new ListTablesRequest().id(id).pageToken(token)));
           return new Page(page.getTables(), page.getPageToken());
         });
+  }
+
+  /**
+   * Tables under names the catalog refuses (another engine's), and namespaces inside the database:
+   * the namespace drops no namespace that holds either.
+   */
+  @Override
+  public List<String> unlisted(String database) {
+    List<String> found = new ArrayList<>();
+    for (String table : listedTables(database)) {
+      if (!accepted("table", table)) {
+        found.add("table '" + table + "'");
+      }
+    }
+    if (!singleLevel) {
+      namespaces(namespaceId(database)).forEach(inner -> found.add("namespace '" + inner + "'"));
+    }
+    return found;
   }
 
   @Override
@@ -478,27 +503,34 @@ final class NamespaceStore implements CatalogStore {
 
   private record Page(java.util.Collection<String> names, String next) {}
 
-  /**
-   * Every name of a paged listing that the {@link #checkName rules} accept, sorted; a name another
-   * engine gave that they refuse is left out (it could not be addressed safely).
-   */
-  private List<String> valid(String kind, Function<String, Page> pages) {
+  /** Every name of a paged listing. */
+  private static List<String> all(Function<String, Page> pages) {
     List<String> names = new ArrayList<>();
     String token = null;
     do {
       Page page = pages.apply(token);
-      for (String name : page.names() == null ? List.<String>of() : page.names()) {
-        try {
-          checkName(kind, name);
-          names.add(name);
-        } catch (ValidationException e) {
-          LOG.debug("Leaving out {} '{}' of {}: {}", kind, name, connection, e.getMessage());
-        }
-      }
+      names.addAll(page.names() == null ? List.of() : page.names());
       token = page.next() == null || page.next().isEmpty() ? null : page.next();
     } while (token != null);
-    names.sort(null);
     return names;
+  }
+
+  /**
+   * The names that the {@link #checkName rules} accept, sorted; a name another engine gave that
+   * they refuse is left out (it could not be addressed safely).
+   */
+  private List<String> valid(String kind, List<String> listed) {
+    return listed.stream().filter(name -> accepted(kind, name)).sorted().toList();
+  }
+
+  private boolean accepted(String kind, String name) {
+    try {
+      checkName(kind, name);
+      return true;
+    } catch (ValidationException e) {
+      LOG.debug("Leaving out {} '{}' of {}: {}", kind, name, connection, e.getMessage());
+      return false;
+    }
   }
 
   /** The namespace's answers pass (the callers map the ones they expect); the rest is reported. */

@@ -65,6 +65,26 @@ final class WarehouseStore implements CatalogStore {
 
   @Override
   public List<String> tables(String database) {
+    return listed(database).stream()
+        .flatMap(listed -> layout.tableName(listed).stream())
+        .sorted()
+        .toList();
+  }
+
+  /**
+   * Tables under names the catalog refuses (another engine's): dropping the database deletes its
+   * directory with everything in it.
+   */
+  @Override
+  public List<String> unlisted(String database) {
+    return listed(database).stream()
+        .filter(listed -> layout.tableName(listed).isEmpty())
+        .map(listed -> "table '" + listed + "'")
+        .toList();
+  }
+
+  /** The tables in the database's directory, as Lance's directory listing names them. */
+  private List<String> listed(String database) {
     String root = layout.database(database).uri();
     Map<String, String> properties = new HashMap<>();
     properties.put("root", root);
@@ -75,10 +95,7 @@ final class WarehouseStore implements CatalogStore {
     try (BufferAllocator allocator = new RootAllocator();
         DirectoryNamespace directory = new DirectoryNamespace()) {
       directory.initialize(properties, allocator);
-      return directory.listTables(new ListTablesRequest().id(List.of())).getTables().stream()
-          .flatMap(listed -> layout.tableName(listed).stream())
-          .sorted()
-          .toList();
+      return List.copyOf(directory.listTables(new ListTablesRequest().id(List.of())).getTables());
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       throw new CatalogException(
           String.format(
