@@ -235,7 +235,7 @@ public class LanceCatalog extends AbstractCatalog {
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format("Cannot read table %s at %s: %s", path, table, e.getMessage()), e);
     }
   }
@@ -255,7 +255,7 @@ public class LanceCatalog extends AbstractCatalog {
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format(
               "Cannot read the versions of table %s at %s: %s", path, table, e.getMessage()),
           e);
@@ -454,9 +454,9 @@ public class LanceCatalog extends AbstractCatalog {
         dataset.deleteConfigKeys(reset);
       }
     } catch (LanceDatasetException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format("Cannot alter table %s at %s: %s", path, table, e.getMessage()), e);
     }
   }
@@ -530,9 +530,9 @@ public class LanceCatalog extends AbstractCatalog {
     try {
       return call.get();
     } catch (LanceDatasetException | NamespaceException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     } catch (LanceNamespaceException e) {
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format("%s answered: %s", store.describe(), e.getMessage()), e);
     }
   }
@@ -541,7 +541,7 @@ public class LanceCatalog extends AbstractCatalog {
     try {
       return check.get();
     } catch (IllegalArgumentException e) {
-      throw new ValidationException(e.getMessage(), e);
+      throw CatalogFailures.invalid(e);
     }
   }
 

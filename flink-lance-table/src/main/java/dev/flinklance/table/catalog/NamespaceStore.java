@@ -4,6 +4,7 @@ import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.dataset.NamespaceConnection;
 import dev.flinklance.dataset.NamespaceTable;
+import dev.flinklance.dataset.Secrets;
 import dev.flinklance.dataset.StoragePaths;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -149,7 +150,8 @@ final class NamespaceStore implements CatalogStore {
         namespace.describeNamespace(new DescribeNamespaceRequest().id(parent));
       } catch (NamespaceNotFoundException e) {
         throw new ValidationException(
-            String.format("The parent namespace %s does not exist in %s", parent, connection), e);
+            String.format("The parent namespace %s does not exist in %s", parent, connection),
+            Secrets.scrub(e));
       }
     }
   }
@@ -255,7 +257,7 @@ final class NamespaceStore implements CatalogStore {
     try {
       call(() -> namespace().dropNamespace(new DropNamespaceRequest().id(namespaceId(name))));
     } catch (NamespaceNotEmptyException e) {
-      throw new DatabaseNotEmptyException(catalog, name, e);
+      throw new DatabaseNotEmptyException(catalog, name, Secrets.scrub(e));
     } catch (NamespaceNotFoundException e) {
       // dropped meanwhile
     }
@@ -361,7 +363,11 @@ final class NamespaceStore implements CatalogStore {
         }
       }
     } catch (RuntimeException e) {
-      LOG.warn("Could not give up the declaration of table {} in {}", path, connection, e);
+      LOG.warn(
+          "Could not give up the declaration of table {} in {}",
+          path,
+          connection,
+          Secrets.scrub(e));
     }
   }
 
@@ -390,7 +396,7 @@ final class NamespaceStore implements CatalogStore {
         Dataset.drop(table.uri(), options);
       }
     } catch (RuntimeException e) {
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format(
               "Table %s was dropped from %s, but its data at %s could not be deleted: %s",
               path, connection, table, e.getMessage()),
@@ -420,7 +426,7 @@ final class NamespaceStore implements CatalogStore {
     } catch (TableNotFoundException e) {
       // dropped meanwhile
     } catch (LanceNamespaceException e) {
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format(
               "Table %s is registered in %s at %s, which the namespace did not make for it (the"
                   + " data of another table, or written elsewhere): it can only be deregistered,"
@@ -540,7 +546,7 @@ final class NamespaceStore implements CatalogStore {
     } catch (LanceNamespaceException e) {
       throw e;
     } catch (dev.flinklance.dataset.NamespaceException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     }
   }
 
@@ -548,7 +554,7 @@ final class NamespaceStore implements CatalogStore {
     try {
       return check.get();
     } catch (IllegalArgumentException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     }
   }
 }

@@ -11,7 +11,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.table.catalog.CatalogDatabase;
 import org.apache.flink.table.catalog.ObjectPath;
-import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.lance.Dataset;
 import org.lance.namespace.DirectoryNamespace;
 import org.lance.namespace.model.ListTablesRequest;
@@ -97,7 +96,7 @@ final class WarehouseStore implements CatalogStore {
       directory.initialize(properties, allocator);
       return List.copyOf(directory.listTables(new ListTablesRequest().id(List.of())).getTables());
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format(
               "Cannot list the tables of database '%s' at %s: %s", database, root, e.getMessage()),
           e);
@@ -140,7 +139,7 @@ final class WarehouseStore implements CatalogStore {
     try {
       Dataset.drop(location.uri(), layout.storageOptions());
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format("Cannot delete %s: %s", location.uri(), e.getMessage()), e);
     }
   }
@@ -149,7 +148,7 @@ final class WarehouseStore implements CatalogStore {
     try {
       return call.get();
     } catch (LanceDatasetException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     }
   }
 }
