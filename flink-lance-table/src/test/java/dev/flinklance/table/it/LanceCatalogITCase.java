@@ -9,18 +9,13 @@ import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.LanceTestTables;
-import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
-import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.TableEnvironment;
-import org.apache.flink.table.data.GenericRowData;
-import org.apache.flink.table.data.StringData;
-import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AutoClose;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -39,13 +34,6 @@ import org.lance.namespace.model.DropTableRequest;
  */
 class LanceCatalogITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
-
-  private static final RowType ROW =
-      (RowType)
-          DataTypes.ROW(
-                  DataTypes.FIELD("id", DataTypes.BIGINT()),
-                  DataTypes.FIELD("v", DataTypes.STRING()))
-              .getLogicalType();
 
   @TempDir Path dir;
 
@@ -187,8 +175,7 @@ class LanceCatalogITCase {
                 .client()
                 .declareTable(new DeclareTableRequest().id(List.of("db", "a..b")))
                 .getLocation();
-    TestTables.create(theirs, ROW, Map.of());
-    TestTables.append(theirs, ROW, List.of(GenericRowData.of(7L, StringData.fromString("x"))), 10);
+    TestCatalog.writeOthersTable(theirs);
     assertThat(queryStrings(env, "SHOW TABLES IN db")).containsExactly("+I[t]");
 
     assertThatThrownBy(() -> exec(env, "DROP DATABASE db CASCADE"))

@@ -97,14 +97,7 @@ class NamespaceCatalogITCase {
     other.createNamespace(new CreateNamespaceRequest().id(List.of("theirs")));
     String location =
         other.declareTable(new DeclareTableRequest().id(List.of("theirs", "u"))).getLocation();
-    TestTables.create(location, ROW, Map.of());
-    TestTables.append(
-        location,
-        ROW,
-        List.of(
-            org.apache.flink.table.data.GenericRowData.of(
-                7L, org.apache.flink.table.data.StringData.fromString("seven"))),
-        10);
+    TestCatalog.writeOthersTable(location);
 
     assertThat(queryStrings(env, "SHOW DATABASES"))
         .containsExactly("+I[db]", "+I[default]", "+I[theirs]");
@@ -135,14 +128,7 @@ class NamespaceCatalogITCase {
     exec(env, "INSERT INTO db.t VALUES (1, 'one'), (2, 'two')");
     String location = catalog.tableUri("db", "t");
     String theirs = catalog.root() + "/elsewhere/x.lance";
-    TestTables.create(theirs, ROW, Map.of());
-    TestTables.append(
-        theirs,
-        ROW,
-        List.of(
-            org.apache.flink.table.data.GenericRowData.of(
-                7L, org.apache.flink.table.data.StringData.fromString("seven"))),
-        10);
+    TestCatalog.writeOthersTable(theirs);
     LanceNamespace other = catalog.client();
     other.registerTable(
         new RegisterTableRequest()
