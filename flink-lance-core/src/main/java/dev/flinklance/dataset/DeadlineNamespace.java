@@ -11,6 +11,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.flink.annotation.Internal;
 import org.lance.namespace.LanceNamespace;
+import org.lance.namespace.errors.ErrorFactory;
+import org.lance.namespace.errors.LanceNamespaceException;
 import org.lance.namespace.model.CreateNamespaceRequest;
 import org.lance.namespace.model.CreateNamespaceResponse;
 import org.lance.namespace.model.DeclareTableRequest;
@@ -38,7 +40,8 @@ import org.lance.namespace.model.TableExistsRequest;
  * A namespace whose every call fails after the connection's timeout instead of hanging: lance-core
  * 7.0.0's {@code RestNamespace} waits for minutes on an endpoint that accepts connections and never
  * answers. A call that times out is left running on its daemon thread (a native call cannot be
- * interrupted), and the caller gets a {@link NamespaceException} naming the namespace.
+ * interrupted), and the caller gets a {@link NamespaceException} naming the namespace. What the
+ * namespace answers reaches the caller with every credential masked.
  *
  * <p>Lance's native code calls {@link #describeTable} of the client a dataset was opened with to
  * refresh vended credentials, so the deadline covers those calls too.
@@ -82,11 +85,36 @@ final class DeadlineNamespace implements LanceNamespace {
       throw new NamespaceException(connection, what + " was interrupted", e);
     } catch (ExecutionException e) {
       Throwable cause = e.getCause();
-      if (cause instanceof org.lance.namespace.errors.LanceNamespaceException answer) {
-        throw answer;
+      if (cause instanceof LanceNamespaceException answer) {
+        throw scrubbed(answer);
       }
       throw new NamespaceException(connection, "cannot " + what, cause);
     }
+  }
+
+  /**
+   * The namespace's answer as the same type (callers tell "not found" from "already exists" by it),
+   * with every credential masked: a service's error may echo the request's headers, whose values
+   * are the connection's secrets ({@code "unauthorized: Bearer <token>"}).
+   */
+  private static LanceNamespaceException scrubbed(LanceNamespaceException answer) {
+    if (Secrets.scrub(answer) == answer) {
+      return answer;
+    }
+    LanceNamespaceException copy =
+        ErrorFactory.fromErrorCode(
+            answer.getCode(),
+            Secrets.redact(answer.getMessage()),
+            Secrets.redact(answer.getDetail()),
+            Secrets.redact(answer.getInstance()));
+    copy.setStackTrace(answer.getStackTrace());
+    if (answer.getCause() != null) {
+      copy.initCause(Secrets.scrub(answer.getCause()));
+    }
+    for (Throwable suppressed : answer.getSuppressed()) {
+      copy.addSuppressed(Secrets.scrub(suppressed));
+    }
+    return copy;
   }
 
   private <T> T call(String what, Callable<T> call) {

@@ -101,8 +101,10 @@ public final class Secrets {
 
   private static boolean isClean(Throwable error) {
     for (Throwable t = error; t != null; t = t.getCause()) {
-      String message = t.getMessage();
-      if (message != null && !message.equals(redact(message))) {
+      // toString as a stack trace prints it: some exceptions show more there than their message
+      // (a namespace error's detail and instance)
+      String text = t.toString() + " " + t.getMessage();
+      if (!text.equals(redact(text))) {
         return false;
       }
       for (Throwable suppressed : t.getSuppressed()) {
@@ -121,13 +123,23 @@ public final class Secrets {
     Throwable cause = error.getCause();
     RedactedException copy =
         new RedactedException(
-            error.getClass().getName() + ": " + redact(error.getMessage()),
+            error.getClass().getName() + ": " + redact(describe(error)),
             cause == null || cause == error ? null : copy(cause));
     copy.setStackTrace(error.getStackTrace());
     for (Throwable suppressed : error.getSuppressed()) {
       copy.addSuppressed(copy(suppressed));
     }
     return copy;
+  }
+
+  /** What a stack trace shows of the exception after its class name. */
+  private static String describe(Throwable error) {
+    String text = error.toString();
+    String prefix = error.getClass().getName();
+    if (text.equals(prefix)) {
+      return String.valueOf(error.getMessage());
+    }
+    return text.startsWith(prefix + ": ") ? text.substring(prefix.length() + 2) : text;
   }
 
   /** Stands in for an exception whose message held a credential; names the original type. */

@@ -65,6 +65,19 @@ class SecretsTest {
   }
 
   @Test
+  void aSecretAnExceptionShowsOnlyInItsStackTraceLineIsMaskedToo() {
+    Secrets.remember(Map.of("header.Authorization", "Bearer " + SECRET));
+    RuntimeException error =
+        new org.lance.namespace.errors.TableNotFoundException(
+            "Table not found", "header Bearer " + SECRET, "/t");
+
+    assertThat(stackTrace(Secrets.scrub(error)))
+        .doesNotContain(SECRET)
+        .contains("TableNotFoundException")
+        .contains("Table not found");
+  }
+
+  @Test
   void cleanCausesAreKeptAsTheyAre() {
     IOException clean = new IOException("Server returned 503");
     assertThat(new LanceDatasetException("s3://b/t", "cannot open", clean).getCause())

@@ -45,6 +45,13 @@ interface CatalogStore {
   List<String> tables(String database);
 
   /**
+   * What else the database holds that keeps it from being dropped, for a message: tables another
+   * engine made under names the catalog refuses (not listed, so never dropped by the catalog),
+   * namespaces inside it. Empty if nothing.
+   */
+  List<String> unlisted(String database);
+
+  /**
    * Where the table is, if the store knows one by that name (the data itself may be missing: see
    * {@link LanceCatalog#tableExists}).
    */
@@ -55,10 +62,16 @@ interface CatalogStore {
    */
   Optional<LanceDataset> declare(ObjectPath path);
 
-  /** Gives up a place {@link #declare} reserved, after creating the table there failed. */
+  /**
+   * Gives up a place {@link #declare} reserved, after creating the table there failed, unless a
+   * table is there now.
+   */
   void abandon(ObjectPath path);
 
-  /** Deletes the table and everything it has. */
+  /**
+   * Deletes the table and everything it has; a table that is only registered at a place the store
+   * did not make for it (another table's, or one written elsewhere) is forgotten, its data kept.
+   */
   void dropTable(ObjectPath path, LanceDataset table);
 
   /** The options the catalog adds to a table's own for the connector: storage, namespace. */

@@ -15,6 +15,7 @@ import dev.flinklance.table.catalog.procedure.LanceProcedures;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -166,11 +167,26 @@ public class LanceCatalog extends AbstractCatalog {
     if (!tables.isEmpty() && !cascade) {
       throw new DatabaseNotEmptyException(getName(), name);
     }
-    // Lance's directory namespace drops no namespace that still has tables, cascade or not
+    // Everything is checked before the first table goes: what the catalog does not list would
+    // keep a namespace (or be deleted with a warehouse's directory), and every table must resolve
+    List<String> unlisted = catalog(() -> store.unlisted(name));
+    if (!unlisted.isEmpty()) {
+      throw new DatabaseNotEmptyException(
+          getName(),
+          name,
+          new ValidationException(
+              String.format(
+                  "Database %s holds %s, which the catalog does not list (another engine's; drop"
+                      + " it there). Nothing was dropped.",
+                  name, String.join(", ", unlisted))));
+    }
+    Map<ObjectPath, LanceDataset> found = new LinkedHashMap<>();
     for (String table : tables) {
       ObjectPath path = new ObjectPath(name, table);
-      catalog(() -> store.table(path)).ifPresent(found -> drop(path, found));
+      catalog(() -> store.table(path)).ifPresent(place -> found.put(path, place));
     }
+    // Lance's directory namespace drops no namespace that still has tables, cascade or not
+    found.forEach(this::drop);
     if (!listTables(name).isEmpty()) {
       throw new DatabaseNotEmptyException(getName(), name); // a table created meanwhile
     }
@@ -219,7 +235,7 @@ public class LanceCatalog extends AbstractCatalog {
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format("Cannot read table %s at %s: %s", path, table, e.getMessage()), e);
     }
   }
@@ -239,7 +255,7 @@ public class LanceCatalog extends AbstractCatalog {
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format(
               "Cannot read the versions of table %s at %s: %s", path, table, e.getMessage()),
           e);
@@ -438,9 +454,9 @@ public class LanceCatalog extends AbstractCatalog {
         dataset.deleteConfigKeys(reset);
       }
     } catch (LanceDatasetException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format("Cannot alter table %s at %s: %s", path, table, e.getMessage()), e);
     }
   }
@@ -514,9 +530,9 @@ public class LanceCatalog extends AbstractCatalog {
     try {
       return call.get();
     } catch (LanceDatasetException | NamespaceException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     } catch (LanceNamespaceException e) {
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format("%s answered: %s", store.describe(), e.getMessage()), e);
     }
   }
@@ -525,7 +541,7 @@ public class LanceCatalog extends AbstractCatalog {
     try {
       return check.get();
     } catch (IllegalArgumentException e) {
-      throw new ValidationException(e.getMessage(), e);
+      throw CatalogFailures.invalid(e);
     }
   }
 

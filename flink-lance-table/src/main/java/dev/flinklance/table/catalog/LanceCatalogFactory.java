@@ -128,7 +128,7 @@ public class LanceCatalogFactory implements CatalogFactory {
     try {
       return LanceDatasetOptions.dataset(root, config).uri();
     } catch (IllegalArgumentException e) {
-      throw new ValidationException(e.getMessage(), e);
+      throw CatalogFailures.invalid(e);
     }
   }
 

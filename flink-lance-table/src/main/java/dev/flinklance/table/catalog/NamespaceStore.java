@@ -4,6 +4,7 @@ import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.dataset.NamespaceConnection;
 import dev.flinklance.dataset.NamespaceTable;
+import dev.flinklance.dataset.Secrets;
 import dev.flinklance.dataset.StoragePaths;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -11,6 +12,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.table.api.ValidationException;
@@ -31,6 +34,7 @@ import org.lance.namespace.errors.TableNotFoundException;
 import org.lance.namespace.model.CreateNamespaceRequest;
 import org.lance.namespace.model.DeclareTableRequest;
 import org.lance.namespace.model.DeclareTableResponse;
+import org.lance.namespace.model.DeregisterTableRequest;
 import org.lance.namespace.model.DescribeNamespaceRequest;
 import org.lance.namespace.model.DescribeNamespaceResponse;
 import org.lance.namespace.model.DescribeTableResponse;
@@ -57,6 +61,9 @@ import org.slf4j.LoggerFactory;
 final class NamespaceStore implements CatalogStore {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceStore.class);
   static final String COMMENT = "comment";
+
+  /** The directory name lance-core's directory namespace gives a table it makes: hash_id. */
+  private static final Pattern MADE_NAME = Pattern.compile("[0-9a-f]{8}_(.+)");
 
   private final NamespaceConnection connection;
   private final List<String> parent;
@@ -143,7 +150,8 @@ final class NamespaceStore implements CatalogStore {
         namespace.describeNamespace(new DescribeNamespaceRequest().id(parent));
       } catch (NamespaceNotFoundException e) {
         throw new ValidationException(
-            String.format("The parent namespace %s does not exist in %s", parent, connection), e);
+            String.format("The parent namespace %s does not exist in %s", parent, connection),
+            Secrets.scrub(e));
       }
     }
   }
@@ -168,14 +176,17 @@ final class NamespaceStore implements CatalogStore {
     if (singleLevel) {
       return List.of();
     }
-    return valid(
-        "database",
+    return valid("database", namespaces(parent));
+  }
+
+  private List<String> namespaces(List<String> id) {
+    return all(
         token -> {
           ListNamespacesResponse page =
               call(
                   () ->
                       namespace()
-                          .listNamespaces(new ListNamespacesRequest().id(parent).pageToken(token)));
+                          .listNamespaces(new ListNamespacesRequest().id(id).pageToken(token)));
           return new Page(page.getNamespaces(), page.getPageToken());
         });
   }
@@ -246,7 +257,7 @@ final class NamespaceStore implements CatalogStore {
     try {
       call(() -> namespace().dropNamespace(new DropNamespaceRequest().id(namespaceId(name))));
     } catch (NamespaceNotEmptyException e) {
-      throw new DatabaseNotEmptyException(catalog, name, e);
+      throw new DatabaseNotEmptyException(catalog, name, Secrets.scrub(e));
     } catch (NamespaceNotFoundException e) {
       // dropped meanwhile
     }
@@ -254,17 +265,39 @@ final class NamespaceStore implements CatalogStore {
 
   @Override
   public List<String> tables(String database) {
+    return valid("table", listedTables(database));
+  }
+
+  /** Every table the namespace lists in the database, under any name. */
+  private List<String> listedTables(String database) {
     List<String> id = namespaceId(database);
     if (!singleLevel && database.equals(defaultDatabase) && database(database).isEmpty()) {
       return List.of(); // created with the default database's first table
     }
-    return valid(
-        "table",
+    return all(
         token -> {
           ListTablesResponse page =
               call(() -> namespace().listTables(new ListTablesRequest().id(id).pageToken(token)));
           return new Page(page.getTables(), page.getPageToken());
         });
+  }
+
+  /**
+   * Tables under names the catalog refuses (another engine's), and namespaces inside the database:
+   * the namespace drops no namespace that holds either.
+   */
+  @Override
+  public List<String> unlisted(String database) {
+    List<String> found = new ArrayList<>();
+    for (String table : listedTables(database)) {
+      if (!accepted("table", table)) {
+        found.add("table '" + table + "'");
+      }
+    }
+    if (!singleLevel) {
+      namespaces(namespaceId(database)).forEach(inner -> found.add("namespace '" + inner + "'"));
+    }
+    return found;
   }
 
   @Override
@@ -314,45 +347,122 @@ final class NamespaceStore implements CatalogStore {
     return Optional.of(dataset(declared.getLocation(), new NamespaceTable(connection, id)));
   }
 
+  /**
+   * Gives up the declaration if the place still holds no table (another session may have completed
+   * it meanwhile, and then it is that session's table).
+   */
   @Override
   public void abandon(ObjectPath path) {
     try {
-      call(() -> namespace().dropTable(new DropTableRequest().id(tableId(path))));
+      Optional<LanceDataset> declared = table(path);
+      if (declared.isPresent() && !holdsTable(declared.get(), declared.get().storageOptions())) {
+        if (ownLocation(tableId(path), declared.get().uri())) {
+          dropName(path);
+        } else {
+          deregister(path, declared.get());
+        }
+      }
     } catch (RuntimeException e) {
-      LOG.warn("Could not give up the declaration of table {} in {}", path, connection, e);
+      LOG.warn(
+          "Could not give up the declaration of table {} in {}",
+          path,
+          connection,
+          Secrets.scrub(e));
     }
   }
 
   /**
-   * Drops the table in the namespace, then the data if it is still there: lance-core 7.0.0's
-   * directory namespace deletes the directory it reserved, which for some names is not where Lance
-   * writes the table ({@code ü} on a local root: reserved at {@code %C3%BC}, written at {@code ü};
-   * a space on S3: reserved at {@code a b}, written at {@code a%20b}).
+   * Drops a table the namespace made (its data with it); a table another engine registered at a
+   * place the namespace did not make for it is only deregistered, its data kept: lance-core 7.0.0's
+   * directory namespace deletes the location of any table it drops, registered or not, which for an
+   * alias is another table's data.
+   *
+   * <p>After the namespace dropped a table of its own, the data is deleted if it is still there:
+   * lance-core 7.0.0's directory namespace deletes the directory it reserved, which for some names
+   * is not where Lance writes the table ({@code ü} on a local root: reserved at {@code %C3%BC},
+   * written at {@code ü}; a space on S3: reserved at {@code a b}, written at {@code a%20b}).
    */
   @Override
   public void dropTable(ObjectPath path, LanceDataset table) {
-    Map<String, String> options = table.storageOptions(); // the namespace forgets the table next
-    try {
-      call(() -> namespace().dropTable(new DropTableRequest().id(tableId(path))));
-    } catch (TableNotFoundException e) {
-      // dropped meanwhile; its data may still be there
+    if (!ownLocation(tableId(path), table.uri())) {
+      deregister(path, table);
+      return;
     }
-    LanceDataset left = new LanceDataset(table.uri(), options);
-    try (BufferAllocator allocator = new RootAllocator()) {
-      Optional<Dataset> dataset = left.openIfExists(allocator);
-      if (dataset.isEmpty()) {
-        return;
+    Map<String, String> options = table.storageOptions(); // the namespace forgets the table next
+    dropName(path);
+    try {
+      if (holdsTable(table, options)) {
+        checkDeletable(table.uri());
+        Dataset.drop(table.uri(), options);
       }
-      dataset.get().close();
-      checkDeletable(table.uri());
-      Dataset.drop(table.uri(), options);
     } catch (RuntimeException e) {
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format(
               "Table %s was dropped from %s, but its data at %s could not be deleted: %s",
               path, connection, table, e.getMessage()),
           e);
     }
+  }
+
+  /** Drops the table in the namespace, which deletes its location. */
+  private void dropName(ObjectPath path) {
+    try {
+      call(() -> namespace().dropTable(new DropTableRequest().id(tableId(path))));
+    } catch (TableNotFoundException e) {
+      // dropped meanwhile; its data may still be there
+    }
+  }
+
+  /** The namespace forgets the table; its data stays. */
+  private void deregister(ObjectPath path, LanceDataset table) {
+    try {
+      call(() -> namespace().deregisterTable(new DeregisterTableRequest().id(tableId(path))));
+      LOG.info(
+          "Table {} was registered in {} at {}, which the namespace did not make for it: the table"
+              + " was deregistered, its data kept",
+          path,
+          connection,
+          table);
+    } catch (TableNotFoundException e) {
+      // dropped meanwhile
+    } catch (LanceNamespaceException e) {
+      throw CatalogFailures.catalog(
+          String.format(
+              "Table %s is registered in %s at %s, which the namespace did not make for it (the"
+                  + " data of another table, or written elsewhere): it can only be deregistered,"
+                  + " its data kept, and the namespace could not deregister it: %s",
+              path, connection, table, e.getMessage()),
+          e);
+    }
+  }
+
+  private static boolean holdsTable(LanceDataset place, Map<String, String> options) {
+    try (BufferAllocator allocator = new RootAllocator()) {
+      Optional<Dataset> dataset = new LanceDataset(place.uri(), options).openIfExists(allocator);
+      dataset.ifPresent(Dataset::close);
+      return dataset.isPresent();
+    }
+  }
+
+  /**
+   * Whether {@code location} is the place lance-core's directory namespace makes for table {@code
+   * id} when it declares or creates it: {@code <root>/<8 hex digits>_<the id joined by $>}, or
+   * {@code <root>/<name>.lance} for a table of the root namespace. A table registered anywhere else
+   * (at another table's place, an alias; at a table written elsewhere) is not the table's own, and
+   * the namespace does not say which tables are registered. Over REST (root unknown) the name alone
+   * decides.
+   */
+  private boolean ownLocation(List<String> id, String location) {
+    String decoded = plain(location).replaceAll("/+$", "");
+    int slash = decoded.lastIndexOf('/');
+    String name = decoded.substring(slash + 1);
+    Matcher made = MADE_NAME.matcher(name);
+    boolean named =
+        made.matches() && made.group(1).equals(String.join("$", id))
+            || id.size() == 1 && name.equals(id.get(0) + WarehouseLayout.TABLE_SUFFIX);
+    String root = connection.properties().get("root");
+    return named
+        && (root == null || decoded.substring(0, slash).equals(plain(root).replaceAll("/+$", "")));
   }
 
   /**
@@ -399,27 +509,34 @@ final class NamespaceStore implements CatalogStore {
 
   private record Page(java.util.Collection<String> names, String next) {}
 
-  /**
-   * Every name of a paged listing that the {@link #checkName rules} accept, sorted; a name another
-   * engine gave that they refuse is left out (it could not be addressed safely).
-   */
-  private List<String> valid(String kind, Function<String, Page> pages) {
+  /** Every name of a paged listing. */
+  private static List<String> all(Function<String, Page> pages) {
     List<String> names = new ArrayList<>();
     String token = null;
     do {
       Page page = pages.apply(token);
-      for (String name : page.names() == null ? List.<String>of() : page.names()) {
-        try {
-          checkName(kind, name);
-          names.add(name);
-        } catch (ValidationException e) {
-          LOG.debug("Leaving out {} '{}' of {}: {}", kind, name, connection, e.getMessage());
-        }
-      }
+      names.addAll(page.names() == null ? List.of() : page.names());
       token = page.next() == null || page.next().isEmpty() ? null : page.next();
     } while (token != null);
-    names.sort(null);
     return names;
+  }
+
+  /**
+   * The names that the {@link #checkName rules} accept, sorted; a name another engine gave that
+   * they refuse is left out (it could not be addressed safely).
+   */
+  private List<String> valid(String kind, List<String> listed) {
+    return listed.stream().filter(name -> accepted(kind, name)).sorted().toList();
+  }
+
+  private boolean accepted(String kind, String name) {
+    try {
+      checkName(kind, name);
+      return true;
+    } catch (ValidationException e) {
+      LOG.debug("Leaving out {} '{}' of {}: {}", kind, name, connection, e.getMessage());
+      return false;
+    }
   }
 
   /** The namespace's answers pass (the callers map the ones they expect); the rest is reported. */
@@ -429,7 +546,7 @@ final class NamespaceStore implements CatalogStore {
     } catch (LanceNamespaceException e) {
       throw e;
     } catch (dev.flinklance.dataset.NamespaceException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     }
   }
 
@@ -437,7 +554,7 @@ final class NamespaceStore implements CatalogStore {
     try {
       return check.get();
     } catch (IllegalArgumentException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     }
   }
 }

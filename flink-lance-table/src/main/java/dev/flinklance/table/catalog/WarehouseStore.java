@@ -11,7 +11,6 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.table.catalog.CatalogDatabase;
 import org.apache.flink.table.catalog.ObjectPath;
-import org.apache.flink.table.catalog.exceptions.CatalogException;
 import org.lance.Dataset;
 import org.lance.namespace.DirectoryNamespace;
 import org.lance.namespace.model.ListTablesRequest;
@@ -65,6 +64,26 @@ final class WarehouseStore implements CatalogStore {
 
   @Override
   public List<String> tables(String database) {
+    return listed(database).stream()
+        .flatMap(listed -> layout.tableName(listed).stream())
+        .sorted()
+        .toList();
+  }
+
+  /**
+   * Tables under names the catalog refuses (another engine's): dropping the database deletes its
+   * directory with everything in it.
+   */
+  @Override
+  public List<String> unlisted(String database) {
+    return listed(database).stream()
+        .filter(listed -> layout.tableName(listed).isEmpty())
+        .map(listed -> "table '" + listed + "'")
+        .toList();
+  }
+
+  /** The tables in the database's directory, as Lance's directory listing names them. */
+  private List<String> listed(String database) {
     String root = layout.database(database).uri();
     Map<String, String> properties = new HashMap<>();
     properties.put("root", root);
@@ -75,12 +94,9 @@ final class WarehouseStore implements CatalogStore {
     try (BufferAllocator allocator = new RootAllocator();
         DirectoryNamespace directory = new DirectoryNamespace()) {
       directory.initialize(properties, allocator);
-      return directory.listTables(new ListTablesRequest().id(List.of())).getTables().stream()
-          .flatMap(listed -> layout.tableName(listed).stream())
-          .sorted()
-          .toList();
+      return List.copyOf(directory.listTables(new ListTablesRequest().id(List.of())).getTables());
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format(
               "Cannot list the tables of database '%s' at %s: %s", database, root, e.getMessage()),
           e);
@@ -123,7 +139,7 @@ final class WarehouseStore implements CatalogStore {
     try {
       Dataset.drop(location.uri(), layout.storageOptions());
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw new CatalogException(
+      throw CatalogFailures.catalog(
           String.format("Cannot delete %s: %s", location.uri(), e.getMessage()), e);
     }
   }
@@ -132,7 +148,7 @@ final class WarehouseStore implements CatalogStore {
     try {
       return call.get();
     } catch (LanceDatasetException e) {
-      throw new CatalogException(e.getMessage(), e);
+      throw CatalogFailures.catalog(e.getMessage(), e);
     }
   }
 }

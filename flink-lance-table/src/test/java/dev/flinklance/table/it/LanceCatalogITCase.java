@@ -14,6 +14,7 @@ import java.time.Instant;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.AutoClose;
@@ -21,6 +22,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.lance.namespace.LanceNamespace;
+import org.lance.namespace.model.CreateNamespaceRequest;
+import org.lance.namespace.model.DeclareTableRequest;
+import org.lance.namespace.model.DropNamespaceRequest;
+import org.lance.namespace.model.DropTableRequest;
 
 /**
  * The Lance catalog: the statements of the catalog example, across sessions, on a warehouse, a
@@ -146,6 +152,58 @@ class LanceCatalogITCase {
     exec(env, "DROP DATABASE IF EXISTS nothing");
     exec(env, "DROP DATABASE db CASCADE");
     assertThat(queryStrings(env, "SHOW DATABASES")).containsExactly("+I[default]");
+    assertThat(catalog.databaseGone("db")).isTrue();
+  }
+
+  /**
+   * A database that holds a table the catalog does not list (another engine's, under a name the
+   * catalog refuses) or, in a namespace, a namespace of its own: DROP DATABASE, with or without
+   * CASCADE, drops nothing and says what is in the way.
+   */
+  @ParameterizedTest
+  @EnumSource(TestCatalog.Kind.class)
+  void dropDatabaseDropsAllOrNothing(TestCatalog.Kind kind) {
+    open(kind);
+    TableEnvironment env = session();
+    exec(env, "CREATE DATABASE db");
+    exec(env, "CREATE TABLE db.t (id BIGINT, v STRING)");
+    exec(env, "INSERT INTO db.t VALUES (1, 'one'), (2, 'two')");
+    String theirs =
+        kind == TestCatalog.Kind.WAREHOUSE
+            ? catalog.root() + "/db/a..b.lance"
+            : catalog
+                .client()
+                .declareTable(new DeclareTableRequest().id(List.of("db", "a..b")))
+                .getLocation();
+    TestCatalog.writeOthersTable(theirs);
+    assertThat(queryStrings(env, "SHOW TABLES IN db")).containsExactly("+I[t]");
+
+    assertThatThrownBy(() -> exec(env, "DROP DATABASE db CASCADE"))
+        .hasStackTraceContaining("Database db in catalog lake is not empty")
+        .hasStackTraceContaining("table 'a..b', which the catalog does not list");
+    assertThat(queryStrings(env, "SELECT * FROM db.t"))
+        .containsExactlyInAnyOrder("+I[1, one]", "+I[2, two]");
+    assertThat(LanceTestTables.readLongs(theirs, "id")).containsExactly(7L);
+
+    exec(env, "DROP TABLE db.t");
+    assertThatThrownBy(() -> exec(env, "DROP DATABASE db"))
+        .hasStackTraceContaining("table 'a..b', which the catalog does not list");
+    assertThat(LanceTestTables.readLongs(theirs, "id")).containsExactly(7L);
+    assertThat(queryStrings(env, "SHOW DATABASES")).containsExactly("+I[db]", "+I[default]");
+
+    if (kind == TestCatalog.Kind.WAREHOUSE) {
+      org.lance.Dataset.drop(theirs, Map.of());
+    } else {
+      LanceNamespace other = catalog.client();
+      other.dropTable(new DropTableRequest().id(List.of("db", "a..b")));
+      other.createNamespace(new CreateNamespaceRequest().id(List.of("db", "inner")));
+      exec(env, "CREATE TABLE db.t (id BIGINT)");
+      assertThatThrownBy(() -> exec(env, "DROP DATABASE db CASCADE"))
+          .hasStackTraceContaining("namespace 'inner', which the catalog does not list");
+      assertThat(queryStrings(env, "SHOW TABLES IN db")).containsExactly("+I[t]");
+      other.dropNamespace(new DropNamespaceRequest().id(List.of("db", "inner")));
+    }
+    exec(env, "DROP DATABASE db CASCADE");
     assertThat(catalog.databaseGone("db")).isTrue();
   }
 

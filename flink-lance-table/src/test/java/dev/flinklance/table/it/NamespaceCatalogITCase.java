@@ -35,6 +35,7 @@ import org.lance.namespace.model.CreateNamespaceRequest;
 import org.lance.namespace.model.DeclareTableRequest;
 import org.lance.namespace.model.ListNamespacesRequest;
 import org.lance.namespace.model.ListTablesRequest;
+import org.lance.namespace.model.RegisterTableRequest;
 
 /**
  * What a catalog on a Lance Namespace shares with other engines (a plain {@code DirectoryNamespace}
@@ -96,14 +97,7 @@ class NamespaceCatalogITCase {
     other.createNamespace(new CreateNamespaceRequest().id(List.of("theirs")));
     String location =
         other.declareTable(new DeclareTableRequest().id(List.of("theirs", "u"))).getLocation();
-    TestTables.create(location, ROW, Map.of());
-    TestTables.append(
-        location,
-        ROW,
-        List.of(
-            org.apache.flink.table.data.GenericRowData.of(
-                7L, org.apache.flink.table.data.StringData.fromString("seven"))),
-        10);
+    TestCatalog.writeOthersTable(location);
 
     assertThat(queryStrings(env, "SHOW DATABASES"))
         .containsExactly("+I[db]", "+I[default]", "+I[theirs]");
@@ -114,6 +108,53 @@ class NamespaceCatalogITCase {
     exec(env, "DROP DATABASE theirs CASCADE");
     assertThat(catalog.databaseGone("theirs")).isTrue();
     assertThat(LanceTestTables.exists(location)).isFalse();
+  }
+
+  /**
+   * Tables another engine registered: one at the location the namespace made for another table (an
+   * alias), one at a place the namespace did not make. Dropping them forgets the names and keeps
+   * the data (lance-core's directory namespace deletes a registered table's location); dropping the
+   * table the namespace made deletes its data.
+   */
+  @ParameterizedTest
+  @EnumSource(
+      value = TestCatalog.Kind.class,
+      names = {"DIR", "REST"})
+  void droppingARegisteredTableKeepsTheDataItPointsAt(TestCatalog.Kind kind) {
+    catalog = new TestCatalog(kind, dir);
+    TableEnvironment env = session("");
+    exec(env, "CREATE DATABASE db");
+    exec(env, "CREATE TABLE db.t (id BIGINT, v STRING)");
+    exec(env, "INSERT INTO db.t VALUES (1, 'one'), (2, 'two')");
+    String location = catalog.tableUri("db", "t");
+    String theirs = catalog.root() + "/elsewhere/x.lance";
+    TestCatalog.writeOthersTable(theirs);
+    LanceNamespace other = catalog.client();
+    other.registerTable(
+        new RegisterTableRequest()
+            .id(List.of("db", "alias"))
+            .location(location.substring(location.lastIndexOf('/') + 1)));
+    other.registerTable(
+        new RegisterTableRequest().id(List.of("db", "theirs")).location("elsewhere/x.lance"));
+    assertThat(queryStrings(env, "SELECT * FROM db.alias"))
+        .containsExactlyInAnyOrder("+I[1, one]", "+I[2, two]");
+
+    exec(env, "DROP TABLE db.alias");
+    exec(env, "DROP TABLE db.theirs");
+    assertThat(queryStrings(env, "SHOW TABLES IN db")).containsExactly("+I[t]");
+    assertThat(queryStrings(env, "SELECT * FROM db.t"))
+        .containsExactlyInAnyOrder("+I[1, one]", "+I[2, two]");
+    assertThat(LanceTestTables.readLongs(theirs, "id")).containsExactly(7L);
+
+    // the same in a cascade: the alias is forgotten, the table the namespace made deleted
+    other.registerTable(
+        new RegisterTableRequest()
+            .id(List.of("db", "alias"))
+            .location(location.substring(location.lastIndexOf('/') + 1)));
+    exec(env, "DROP DATABASE db CASCADE");
+    assertThat(catalog.databaseGone("db")).isTrue();
+    assertThat(LanceTestTables.exists(location)).isFalse();
+    assertThat(LanceTestTables.readLongs(theirs, "id")).containsExactly(7L);
   }
 
   /** A table only declared (a creation that died half-way) gets its data with CREATE TABLE. */

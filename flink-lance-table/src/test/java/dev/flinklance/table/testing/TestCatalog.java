@@ -1,5 +1,6 @@
 package dev.flinklance.table.testing;
 
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.util.HashMap;
 import java.util.List;
@@ -7,7 +8,11 @@ import java.util.Map;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.api.TableEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.RowType;
 import org.lance.namespace.LanceNamespace;
 import org.lance.namespace.RestAdapter;
 import org.lance.namespace.errors.NamespaceNotFoundException;
@@ -137,6 +142,22 @@ public final class TestCatalog implements AutoCloseable {
               : LanceNamespace.connect("dir", directoryProperties(), allocator);
     }
     return client;
+  }
+
+  /**
+   * Writes another engine's table at {@code location}: {@code (id BIGINT, v STRING)} holding the
+   * row {@code (7, 'seven')}.
+   */
+  public static void writeOthersTable(String location) {
+    RowType row =
+        (RowType)
+            DataTypes.ROW(
+                    DataTypes.FIELD("id", DataTypes.BIGINT()),
+                    DataTypes.FIELD("v", DataTypes.STRING()))
+                .getLogicalType();
+    TestTables.create(location, row, Map.of());
+    TestTables.append(
+        location, row, List.of(GenericRowData.of(7L, StringData.fromString("seven"))), 10);
   }
 
   /** Where table {@code db.t} is, as the namespace (or the warehouse layout) says. */

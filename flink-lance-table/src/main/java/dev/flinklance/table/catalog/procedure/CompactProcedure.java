@@ -12,6 +12,7 @@ import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.config.OptionFields;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.dataset.Secrets;
 import dev.flinklance.table.catalog.TableOptions;
 import java.util.List;
 import java.util.Map;
@@ -79,9 +80,9 @@ public final class CompactProcedure implements Procedure {
               context.getExecutionEnvironment(), passOptions(dataset, stored, given));
       LanceCompactionJob.requireSucceeded(dataset, summaries);
     } catch (IllegalArgumentException e) {
-      throw new ValidationException(e.getMessage(), e);
+      throw new ValidationException(Secrets.redact(e.getMessage()), Secrets.scrub(e));
     } catch (CompactionFailedException e) {
-      throw new TableException(e.getMessage(), e);
+      throw new TableException(Secrets.redact(e.getMessage()), Secrets.scrub(e));
     }
     return summaries.stream().map(CompactProcedure::row).toArray(Row[]::new);
   }

@@ -1,5 +1,6 @@
 package dev.flinklance.table.catalog.procedure;
 
+import dev.flinklance.dataset.Secrets;
 import dev.flinklance.table.lookup.LanceScalarIndex;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.annotation.ArgumentHint;
@@ -35,7 +36,7 @@ public final class CreateScalarIndexProcedure implements Procedure {
     try {
       created = LanceScalarIndex.create(tables.table(table), column);
     } catch (IllegalArgumentException e) {
-      throw new ValidationException(e.getMessage(), e);
+      throw new ValidationException(Secrets.redact(e.getMessage()), Secrets.scrub(e));
     }
     return new Row[] {
       Row.of(created.name(), created.action(), created.rowsIndexed(), created.tableVersion())

@@ -1,5 +1,6 @@
 package dev.flinklance.table.catalog.procedure;
 
+import dev.flinklance.dataset.Secrets;
 import dev.flinklance.table.vector.index.LanceVectorIndex;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -43,7 +44,7 @@ public final class CreateVectorIndexProcedure implements Procedure {
     try {
       created = LanceVectorIndex.create(tables.table(table), column, indexType, keyValues(options));
     } catch (IllegalArgumentException e) {
-      throw new ValidationException(e.getMessage(), e);
+      throw new ValidationException(Secrets.redact(e.getMessage()), Secrets.scrub(e));
     }
     return new Row[] {
       Row.of(
