@@ -6,6 +6,7 @@ import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.config.OptionFields;
 import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.dataset.Secrets;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.source.LanceSourceConfig;
@@ -205,7 +206,7 @@ public class LanceDynamicTableFactory
     ReadableAs.mismatch(declared, actual)
         .ifPresent(
             problem -> {
-              throw new ValidationException("Lance table '" + table.uri() + "': " + problem);
+              throw new ValidationException("Lance table '" + table + "': " + problem);
             });
   }
 
@@ -254,7 +255,9 @@ public class LanceDynamicTableFactory
       return check.get();
     } catch (IllegalArgumentException e) {
       String message =
-          uri == null ? e.getMessage() : "Lance table '" + uri + "': " + e.getMessage();
+          uri == null
+              ? e.getMessage()
+              : "Lance table '" + Secrets.redactUri(uri) + "': " + e.getMessage();
       throw new ValidationException(message, e);
     }
   }

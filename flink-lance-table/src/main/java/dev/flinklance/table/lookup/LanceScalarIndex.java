@@ -73,7 +73,7 @@ public final class LanceScalarIndex {
               .sum();
       return new Created(name, column, action, indexed, dataset.version());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Lance table '" + table.uri() + "': " + e.getMessage(), e);
+      throw new IllegalArgumentException("Lance table '" + table + "': " + e.getMessage(), e);
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code

@@ -1,6 +1,7 @@
 package dev.flinklance.table.lookup;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.dataset.Secrets;
 import dev.flinklance.key.KeyType;
 import dev.flinklance.source.LanceSourceConfig;
 import java.util.ArrayList;
@@ -44,7 +45,7 @@ public final class LookupPlanner {
       RowType producedType,
       String filter,
       LookupContext context) {
-    String uri = source.dataset().uri();
+    String uri = Secrets.redactUri(source.dataset().uri()); // for messages
     LookupConfig config;
     try {
       config = LookupConfig.from(tableOptions);

@@ -2,6 +2,7 @@ package dev.flinklance.table.vector;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.dataset.LanceCalls;
+import dev.flinklance.dataset.Secrets;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.source.LanceSourceConfig;
@@ -45,7 +46,7 @@ public final class VectorSearchPlanner {
       RowType producedType,
       String filter,
       VectorSearchContext context) {
-    String uri = source.dataset().uri();
+    String uri = Secrets.redactUri(source.dataset().uri()); // for messages
     int[][] searchColumns = context.getSearchColumns();
     if (searchColumns.length != 1 || searchColumns[0].length != 1) {
       throw new ValidationException(
@@ -113,7 +114,7 @@ public final class VectorSearchPlanner {
               "Lance table '%s': column '%s' has the %s index '%s', built for the %s metric, but"
                   + " '%s' is %s. Search with %s (leave the option unset), or build an index for"
                   + " %s (CALL <catalog>.sys.create_vector_index(..., 'metric=%s'))",
-              source.dataset().uri(),
+              source.dataset(),
               column.name(),
               found.type(),
               found.name(),

@@ -110,7 +110,7 @@ public final class LanceVectorIndex {
       return new Created(
           index.name(), column, index.type(), index.lanceMetric(), indexed, dataset.version());
     } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Lance table '" + table.uri() + "': " + e.getMessage(), e);
+      throw new IllegalArgumentException("Lance table '" + table + "': " + e.getMessage(), e);
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
