@@ -36,6 +36,11 @@ final class RecordErrors {
     return subtask;
   }
 
+  /** The table, as messages name it. */
+  String table() {
+    return config.dataset().toString();
+  }
+
   /** Counts the next record; its number is what errors name. */
   long next() {
     return ++recordsSeen;
