@@ -36,7 +36,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
       WriterInitContext context) {
     this.toRowData = toRowData;
     this.recordsSent = context.metricGroup().getNumRecordsSendCounter();
-    this.errors = new RecordErrors(config, context);
+    this.errors = new RecordErrors(config, rowType, context);
     this.failure = new WriteFailure(errors);
     this.fragments = new FragmentWriter(config, rowType, context);
     MetricGroup metrics = LanceMetrics.tableGroup(context.metricGroup(), config.dataset());

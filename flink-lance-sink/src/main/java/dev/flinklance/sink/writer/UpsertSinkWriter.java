@@ -53,7 +53,7 @@ public final class UpsertSinkWriter<T> implements CommittingSinkWriter<T, LanceW
     this.toRowData = toRowData;
     this.key = config.primaryKey().orElseThrow();
     this.recordsSent = context.metricGroup().getNumRecordsSendCounter();
-    this.errors = new RecordErrors(config, context);
+    this.errors = new RecordErrors(config, rowType, context);
     this.failure = new WriteFailure(errors);
     RowType keyedRows = key.withKeysNotNull(rowType);
     this.fragments = new FragmentWriter(config, keyedRows, context);
