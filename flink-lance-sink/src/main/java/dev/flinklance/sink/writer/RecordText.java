@@ -4,6 +4,7 @@ import java.time.LocalDate;
 import java.time.LocalTime;
 import java.util.HexFormat;
 import java.util.List;
+import java.util.function.IntConsumer;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.MapData;
 import org.apache.flink.table.data.RowData;
@@ -42,14 +43,33 @@ final class RecordText {
   }
 
   private static void appendRow(Text text, RowData row, RowType type, char open, char close) {
-    text.append(open);
     List<LogicalType> fields = type.getChildren();
-    for (int i = 0; i < fields.size() && i < row.getArity() && text.hasRoom(); i++) {
+    appendElements(
+        text,
+        open,
+        Math.min(fields.size(), row.getArity()),
+        "fields",
+        i ->
+            appendValue(
+                text,
+                RowData.createFieldGetter(fields.get(i), i).getFieldOrNull(row),
+                fields.get(i)),
+        close);
+  }
+
+  /** {@code size} elements, separated by commas, as many as the room allows. */
+  private static void appendElements(
+      Text text, char open, int size, String unit, IntConsumer element, char close) {
+    text.append(open);
+    int i = 0;
+    for (; i < size && text.hasRoom(); i++) {
       if (i > 0) {
         text.append(", ");
       }
-      appendValue(
-          text, RowData.createFieldGetter(fields.get(i), i).getFieldOrNull(row), fields.get(i));
+      element.accept(i);
+    }
+    if (i < size) {
+      text.append("... (" + size + " " + unit + ")");
     }
     text.append(close);
   }
@@ -90,38 +110,30 @@ final class RecordText {
 
   private static void appendArray(Text text, ArrayData array, LogicalType elementType) {
     ArrayData.ElementGetter element = ArrayData.createElementGetter(elementType);
-    text.append('[');
-    int i = 0;
-    for (; i < array.size() && text.hasRoom(); i++) {
-      if (i > 0) {
-        text.append(", ");
-      }
-      appendValue(text, element.getElementOrNull(array, i), elementType);
-    }
-    if (i < array.size()) {
-      text.append("... (" + array.size() + " elements)");
-    }
-    text.append(']');
+    appendElements(
+        text,
+        '[',
+        array.size(),
+        "elements",
+        i -> appendValue(text, element.getElementOrNull(array, i), elementType),
+        ']');
   }
 
   private static void appendMap(
       Text text, MapData map, LogicalType keyType, LogicalType valueType) {
     ArrayData.ElementGetter key = ArrayData.createElementGetter(keyType);
     ArrayData.ElementGetter value = ArrayData.createElementGetter(valueType);
-    text.append('{');
-    int i = 0;
-    for (; i < map.size() && text.hasRoom(); i++) {
-      if (i > 0) {
-        text.append(", ");
-      }
-      appendValue(text, key.getElementOrNull(map.keyArray(), i), keyType);
-      text.append('=');
-      appendValue(text, value.getElementOrNull(map.valueArray(), i), valueType);
-    }
-    if (i < map.size()) {
-      text.append("... (" + map.size() + " entries)");
-    }
-    text.append('}');
+    appendElements(
+        text,
+        '{',
+        map.size(),
+        "entries",
+        i -> {
+          appendValue(text, key.getElementOrNull(map.keyArray(), i), keyType);
+          text.append('=');
+          appendValue(text, value.getElementOrNull(map.valueArray(), i), valueType);
+        },
+        '}');
   }
 
   private static void appendBinary(Text text, byte[] bytes) {
