@@ -322,6 +322,50 @@ class ArrowBatchWriterTest {
     }
   }
 
+  /**
+   * Near its limit a batch grows a string column's offsets alone while the column's data buffer has
+   * room, and ends before that buffer would double: every value of every batch reads back, and no
+   * batch passes the limit.
+   */
+  @Test
+  void valuesSurviveBatchesEndedByTheirStringsData() throws Exception {
+    long limit = 1 << 20;
+    try (BufferAllocator allocator = new RootAllocator();
+        ArrowBatchWriter batch =
+            ArrowBatchWriter.create(
+                NARROW, ArrowSchemaConverter.toArrowSchema(NARROW, Map.of()), allocator)) {
+      int first = 0;
+      int batches = 0;
+      for (int i = 0; i < 40_000; i++) {
+        if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), limit)) {
+          first = checkAndReset(batch, allocator, limit, first);
+          batches++;
+        }
+        batch.write(GenericRowData.of((long) i, null, i, StringData.fromString(text(i)), 1.0));
+      }
+      checkAndReset(batch, allocator, limit, first);
+      assertThat(batches).isGreaterThan(3);
+    }
+  }
+
+  /** Row {@code i}'s string: 0 to 120 characters of its number, repeated. */
+  private static String text(int i) {
+    return (i + ";").repeat(121).substring(0, i % 121);
+  }
+
+  private static int checkAndReset(
+      ArrowBatchWriter batch, BufferAllocator allocator, long limit, int first) {
+    assertThat(allocator.getAllocatedMemory()).isLessThanOrEqualTo(limit);
+    VectorSchemaRoot root = batch.seal();
+    for (int row = 0; row < root.getRowCount(); row++) {
+      assertThat(root.getVector("id").getObject(row)).isEqualTo((long) first + row);
+      assertThat(root.getVector("s").getObject(row).toString()).isEqualTo(text(first + row));
+    }
+    int next = first + root.getRowCount();
+    batch.reset(limit, true);
+    return next;
+  }
+
   private static int fillUntilFull(ArrowBatchWriter batch, BufferAllocator allocator, long limit) {
     for (int i = 0; ; i++) {
       if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), limit)) {
