@@ -27,7 +27,7 @@ public final class RowKey implements Comparable<RowKey> {
   }
 
   /**
-   * A string equal for equal keys only, for Flink's {@code keyBy}: Flink partitions by the key's
+   * A string equal for equal keys only, to route records to writers by: they are partitioned by its
    * {@code hashCode}, which a String computes the same in every JVM. Values are tagged and
    * length-prefixed so that no two keys share a string.
    */

@@ -37,6 +37,8 @@ class ArchitectureDocTest {
           "SupportsPreWriteTopology",
           "BashJavaUtils",
           "ClassCastException",
+          "CommittableCollector",
+          "KafkaRaftServer",
           "CommittableSummary",
           "Dataset",
           "DistanceType",

@@ -10,7 +10,6 @@ import dev.flinklance.sink.writer.LanceWriteResultSerializer;
 import dev.flinklance.sink.writer.UpsertSinkWriter;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.Sink;
@@ -100,12 +99,17 @@ public class LanceSink<T>
         : new LanceSinkWriter<>(config, rowType, toRowData, context);
   }
 
-  /** A sink with a primary key sends each key's changes to one writer, in order. */
+  /**
+   * A sink with a primary key sends each key's changes to one writer, in the order each upstream
+   * subtask sent them (in {@code BATCH} execution too: see {@link RoutingKey}).
+   */
   @Override
   public DataStream<T> addPreWriteTopology(DataStream<T> input) {
     return config
         .primaryKey()
-        .<DataStream<T>>map(key -> input.keyBy(new RoutingKey<>(toRowData, key), Types.STRING))
+        .map(
+            key ->
+                input.partitionCustom(new RoutingKey.ToWriter(), new RoutingKey<>(toRowData, key)))
         .orElse(input);
   }
 

@@ -42,12 +42,23 @@ public final class ArrowBatchWriter implements AutoCloseable {
   /** Rows of the batch sealed last. */
   private int lastRows;
 
+  /** Bytes the values of a row of the batch sealed last took, every column's buffers together. */
+  private double bytesPerRow;
+
   private final double[] bytesPerValue;
+
+  /** The top-level variable-width vectors, whose values can outgrow their data buffer. */
+  private final List<BaseVariableWidthVector> variableWidth;
 
   private ArrowBatchWriter(VectorSchemaRoot root, RowConversion conversion) {
     this.root = root;
     this.conversion = conversion;
     this.bytesPerValue = new double[root.getFieldVectors().size()];
+    this.variableWidth =
+        root.getFieldVectors().stream()
+            .filter(BaseVariableWidthVector.class::isInstance)
+            .map(BaseVariableWidthVector.class::cast)
+            .toList();
   }
 
   /**
@@ -105,17 +116,72 @@ public final class ArrowBatchWriter implements AutoCloseable {
   }
 
   /**
-   * True if the next row makes the batch's vectors grow (Arrow doubles them) and the grown batch
-   * would hold more than {@code limitBytes}. Checking before the growth, not after, is what keeps a
-   * batch under its memory limit.
+   * True if the next row may make the batch's vectors grow (Arrow doubles their buffers) and the
+   * grown batch could reach {@code limitBytes}: the vectors have no room for another row, or a
+   * top-level variable-width column's data buffer has none for twice the bytes its values took on
+   * average. Checking before the growth, not after, keeps a batch under its memory limit without
+   * the room a last growth leaves unused (a batch held until a checkpoint would keep it). A larger
+   * value, or nested variable-width data, may still grow the batch past the limit: the caller's
+   * backstop.
    */
   public boolean nextRowWouldOutgrow(long allocatedBytes, long limitBytes) {
-    if (rowCount < knownCapacity) {
-      return false; // vectors only grow, so there is still room
+    if (rowCount == 0 || allocatedBytes * 2 < limitBytes) {
+      return false; // doubling every buffer stays below the limit
     }
-    knownCapacity = capacity();
-    endedFull = rowCount > 0 && rowCount >= knownCapacity && allocatedBytes * 2 > limitBytes;
-    return endedFull;
+    if (rowCount >= knownCapacity) {
+      growOffsetsBesideRoomyData();
+      knownCapacity = capacity(); // vectors only grow: below the capacity seen there is room
+      long growth = rowCount < knownCapacity ? 0 : growthForAnotherRow();
+      endedFull = growth < 0 || allocatedBytes + growth >= limitBytes;
+      if (endedFull) {
+        return true;
+      }
+    }
+    for (BaseVariableWidthVector vector : variableWidth) {
+      if (!dataHasRoom(vector)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * A variable-width vector out of offsets for another row while its data buffer has room: Arrow's
+   * growth would double the data buffer too, which ends the batch at its limit with that buffer
+   * part empty. Only its offsets and validity bits (a few bytes a row) grow. Nothing caches their
+   * addresses: the string copier reads them per value.
+   */
+  private void growOffsetsBesideRoomyData() {
+    for (BaseVariableWidthVector vector : variableWidth) {
+      if (vector.getValueCapacity() <= rowCount && dataHasRoom(vector)) {
+        vector.reallocValidityAndOffsetBuffers();
+      }
+    }
+  }
+
+  /**
+   * Bytes the vectors out of room for another row add when they grow, or -1 if that is not known: a
+   * fixed-width vector doubles its own buffers; a variable-width one also its data (whose room ran
+   * out, or its offsets would have grown alone), a nested one its children.
+   */
+  private long growthForAnotherRow() {
+    long growth = 0;
+    for (FieldVector vector : root.getFieldVectors()) {
+      if (vector.getValueCapacity() > rowCount) {
+        continue;
+      }
+      if (!(vector instanceof BaseFixedWidthVector fixed)) {
+        return -1;
+      }
+      growth += fixed.getValidityBuffer().capacity() + fixed.getDataBuffer().capacity();
+    }
+    return growth;
+  }
+
+  /** Room in the data buffer for twice the bytes of an average value so far. */
+  private boolean dataHasRoom(BaseVariableWidthVector vector) {
+    long used = vector.getStartOffset(rowCount);
+    return vector.getDataBuffer().capacity() - used >= 2 * used / rowCount;
   }
 
   /** Rows every top-level vector has room for without growing. */
@@ -127,9 +193,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
     return capacity;
   }
 
-  /**
-   * The batch with its row count set, ready to hand to Lance. Valid until {@link #reset(boolean)}.
-   */
+  /** The batch with its row count set, ready to hand to Lance. Valid until {@link #reset}. */
   public VectorSchemaRoot seal() {
     root.setRowCount(rowCount);
     sizeNextBatch();
@@ -141,10 +205,11 @@ public final class ArrowBatchWriter implements AutoCloseable {
    * Sizes the next batch from this one, so that it does not double its way up from {@link
    * #INITIAL_CAPACITY} (every doubling a fresh allocation, a copy and zeroed memory: a quarter of
    * the writer's time on vector rows). A batch that ended full at its memory limit may be followed
-   * by one allocated at its row count, which fills without growing ({@link #reset(boolean)}). Any
-   * other (ended by the bytes of its strings, or by a checkpoint) at half its rows, so that the
-   * next grows at most once: allocated at the size that crossed the limit, it would end after one
-   * row.
+   * by one allocated at its row count, which fills without growing ({@link #reset}). Any other
+   * (ended by its variable-width data, or by a checkpoint) at half its rows, so that the next grows
+   * at most once, and at most as many rows as take half the limit at this batch's bytes per row: a
+   * fixed number of rows of large values (documents, images) would be allocated far beyond the
+   * limit and end after one row.
    */
   private void sizeNextBatch() {
     if (rowCount == 0) {
@@ -152,12 +217,16 @@ public final class ArrowBatchWriter implements AutoCloseable {
     }
     lastRows = rowCount;
     nextRows = Math.max(INITIAL_CAPACITY, rowCount / 2);
+    long usedBytes = 0;
     List<FieldVector> vectors = root.getFieldVectors();
     for (int i = 0; i < vectors.size(); i++) {
-      if (vectors.get(i) instanceof BaseVariableWidthVector variable) {
+      FieldVector vector = vectors.get(i);
+      usedBytes += vector.getBufferSize();
+      if (vector instanceof BaseVariableWidthVector variable) {
         bytesPerValue[i] = Math.max(1, variable.getStartOffset(rowCount) / (double) rowCount);
       }
     }
+    bytesPerRow = usedBytes / (double) rowCount;
   }
 
   /**
@@ -165,14 +234,17 @@ public final class ArrowBatchWriter implements AutoCloseable {
    * vectors otherwise re-allocate the capacity they last reached, so a batch flushed for being full
    * would start the next one already full.
    *
+   * @param limitBytes the memory limit of a batch, as given to {@link #nextRowWouldOutgrow}
    * @param roomForFullSize whether memory beside what the sealed batches still hold allows a batch
    *     as large as the last one: then a batch that ended full is followed by one of its rows
    */
-  public void reset(boolean roomForFullSize) {
+  public void reset(long limitBytes, boolean roomForFullSize) {
     root.clear();
     conversion.forgetRoom();
     if (endedFull && roomForFullSize) {
-      nextRows = Math.max(nextRows, lastRows);
+      nextRows = lastRows; // they filled the batch's room exactly
+    } else if (bytesPerRow > 0) {
+      nextRows = (int) Math.max(1, Math.min(nextRows, limitBytes / 2 / bytesPerRow));
     }
     allocate();
     rowCount = 0;

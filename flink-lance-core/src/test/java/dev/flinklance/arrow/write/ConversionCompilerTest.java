@@ -88,8 +88,8 @@ class ConversionCompilerTest {
         for (FieldVector vector : expected.getFieldVectors()) {
           assertSameBytes(vector, actual.getVector(vector.getName()), expected.getRowCount());
         }
-        generated.reset(true);
-        interpreted.reset(true);
+        generated.reset(Long.MAX_VALUE, true);
+        interpreted.reset(Long.MAX_VALUE, true);
         allFailures += failures;
       }
       assertThat(allFailures)

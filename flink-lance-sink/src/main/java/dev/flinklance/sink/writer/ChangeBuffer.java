@@ -8,6 +8,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -102,7 +103,8 @@ final class ChangeBuffer implements AutoCloseable {
 
   /**
    * Drops the rows later changes replaced, if they are at least a quarter of the rows (so that
-   * repeated compactions cost at most a copy of the buffer per quarter it grows).
+   * repeated compactions cost at most a copy of the buffer per quarter it grows). The batch being
+   * filled is copied too: it was allocated for the rows still to come.
    *
    * @return whether it compacted
    */
@@ -110,10 +112,11 @@ final class ChangeBuffer implements AutoCloseable {
     if (replacedRows * 4 < rows) {
       return false;
     }
+    int filled = filling.rowCount() > 0 ? sealed.size() : -1;
     seal();
     List<Batch> live = new ArrayList<>();
     for (int index = 0; index < sealed.size(); index++) {
-      Batch kept = liveRowsOf(index, live.size());
+      Batch kept = liveRowsOf(index, live.size(), index == filled);
       if (kept.keys().isEmpty()) {
         kept.root().close();
       } else {
@@ -137,7 +140,7 @@ final class ChangeBuffer implements AutoCloseable {
     seal();
     try {
       for (int index = 0; index < sealed.size(); index++) {
-        try (VectorSchemaRoot rowsToWrite = liveRowsOf(index, -1).root()) {
+        try (VectorSchemaRoot rowsToWrite = liveRowsOf(index, -1, false).root()) {
           out.send(rowsToWrite);
         }
       }
@@ -160,8 +163,9 @@ final class ChangeBuffer implements AutoCloseable {
    *
    * @param newIndex the batch's index after a compaction, whose positions the map then gets; -1
    *     when draining
+   * @param copy whether to copy the rows even if all are live, into memory of their size
    */
-  private Batch liveRowsOf(int index, int newIndex) {
+  private Batch liveRowsOf(int index, int newIndex, boolean copy) {
     Batch batch = sealed.get(index);
     List<Integer> live = new ArrayList<>();
     for (int row = 0; row < batch.keys().size(); row++) {
@@ -170,7 +174,7 @@ final class ChangeBuffer implements AutoCloseable {
       }
     }
     Batch kept;
-    if (live.size() == batch.keys().size()) {
+    if (live.size() == batch.keys().size() && !copy) {
       kept = batch;
     } else {
       kept = copy(batch, live);
@@ -191,7 +195,18 @@ final class ChangeBuffer implements AutoCloseable {
     List<FieldVector> to = copy.getFieldVectors();
     for (int column = 0; column < from.size(); column++) {
       FieldVector target = to.get(column);
-      target.setInitialCapacity(rowsToKeep.size());
+      if (from.get(column) instanceof BaseVariableWidthVector values) {
+        // room for the kept values' bytes: growing to them would leave up to half unused
+        long bytes = 0;
+        for (int row : rowsToKeep) {
+          bytes += values.getValueLength(row);
+        }
+        double perValue = bytes / (double) Math.max(1, rowsToKeep.size());
+        ((BaseVariableWidthVector) target)
+            .setInitialCapacity(rowsToKeep.size(), Math.max(1, perValue));
+      } else {
+        target.setInitialCapacity(rowsToKeep.size());
+      }
       target.allocateNew();
       for (int i = 0; i < rowsToKeep.size(); i++) {
         target.copyFromSafe(rowsToKeep.get(i), i, from.get(column));
@@ -218,7 +233,7 @@ final class ChangeBuffer implements AutoCloseable {
     root.setRowCount(full.getRowCount());
     sealed.add(new Batch(root, List.copyOf(fillingKeys)));
     fillingKeys.clear();
-    filling.reset(false); // sealed batches stay until the checkpoint: no room is known
+    filling.reset(batchBytes, false); // sealed batches stay until the checkpoint: no room is known
   }
 
   private static long position(int batch, int row) {

@@ -182,10 +182,10 @@ final class FragmentWriter implements AutoCloseable {
     if (batch.rowCount() == 0) {
       return;
     }
-    long batchBytes = batchAllocator.getAllocatedMemory();
+    long sentBytes = batchAllocator.getAllocatedMemory();
     sendToStream(batch.seal());
     // Lance may still hold earlier batches: a next batch as large as this one only beside those
-    batch.reset(allocator.getAllocatedMemory() + batchBytes <= config.maxBufferBytes());
+    batch.reset(batchBytes, allocator.getAllocatedMemory() + sentBytes <= config.maxBufferBytes());
   }
 
   private void sendToStream(VectorSchemaRoot rows) throws InterruptedException {

@@ -26,6 +26,7 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
   private final SerializableFunction<T, RowData> toRowData;
   private final FragmentWriter fragments;
   private final RecordErrors errors;
+  private final WriteFailure failure;
   private final Counter recordsSent;
 
   public LanceSinkWriter(
@@ -35,7 +36,8 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
       WriterInitContext context) {
     this.toRowData = toRowData;
     this.recordsSent = context.metricGroup().getNumRecordsSendCounter();
-    this.errors = new RecordErrors(config, context);
+    this.errors = new RecordErrors(config, rowType, context);
+    this.failure = new WriteFailure(errors);
     this.fragments = new FragmentWriter(config, rowType, context);
     MetricGroup metrics = LanceMetrics.tableGroup(context.metricGroup(), config.dataset());
     metrics.gauge("arrowPeakBytes", fragments::peakBytes);
@@ -44,6 +46,10 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
 
   @Override
   public void write(T element, Context context) throws InterruptedException {
+    failure.guard(() -> write(element));
+  }
+
+  private void write(T element) throws InterruptedException {
     errors.next();
     RowData row = toRowData.apply(element);
     if (row.getRowKind() == RowKind.DELETE || row.getRowKind() == RowKind.UPDATE_BEFORE) {
@@ -67,11 +73,13 @@ public final class LanceSinkWriter<T> implements CommittingSinkWriter<T, LanceWr
 
   @Override
   public void flush(boolean endOfInput) throws InterruptedException {
+    failure.check();
     fragments.flush();
   }
 
   @Override
   public Collection<LanceWriteResult> prepareCommit() throws InterruptedException {
+    failure.check();
     List<FragmentMetadata> written = fragments.finish();
     return written.isEmpty() ? List.of() : List.of(new LanceWriteResult(written));
   }

@@ -4,22 +4,26 @@ import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSinkConfig;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.table.data.RowData;
+import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The records of one writer subtask that cannot be written: each error names the table, the
- * record's number in the subtask and the record (abbreviated); {@code sink.on-invalid-record} says
- * whether it fails the job or is skipped and counted.
+ * record's number in the subtask and the record's values (bounded, {@link RecordText}); {@code
+ * sink.on-invalid-record} says whether it fails the job or is skipped and counted.
  */
 final class RecordErrors {
-  private static final int MAX_RECORD_TEXT = 200;
-
   private final LanceSinkConfig config;
   private final String subtask;
   private final SkippedRecords skipped;
+  private final RecordText recordText;
   private long recordsSeen;
 
-  RecordErrors(LanceSinkConfig config, WriterInitContext context) {
+  /**
+   * @param rowType the records' type, to show their values
+   */
+  RecordErrors(LanceSinkConfig config, RowType rowType, WriterInitContext context) {
     this.config = config;
+    this.recordText = new RecordText(rowType);
     this.subtask = subtaskOf(context);
     this.skipped = new SkippedRecords(context.metricGroup().getNumRecordsSendErrorsCounter());
   }
@@ -36,6 +40,11 @@ final class RecordErrors {
     return subtask;
   }
 
+  /** The table, as messages name it. */
+  String table() {
+    return config.dataset().toString();
+  }
+
   /** Counts the next record; its number is what errors name. */
   long next() {
     return ++recordsSeen;
@@ -46,24 +55,25 @@ final class RecordErrors {
   }
 
   /**
+   * The error of the current record. Its message says everything (table, record, column, the
+   * record's values), and it is the root of its chain (the failure it reports is suppressed in it,
+   * not its cause): users see the root cause, such as the SQL client's "Reason", or a chain whose
+   * top an operator before the sink wrote (Flink's JSON format: "Failed to deserialize JSON").
+   *
    * @param problem appended right after the record's position
+   * @param failure what found the problem, or null
    */
-  InvalidRecordException error(String action, RowData row, String problem, Throwable cause) {
-    return error(action, recordsSeen, row, problem, cause);
-  }
-
-  /** As {@link #error(String, RowData, String, Throwable)}, for an earlier record. */
-  InvalidRecordException error(
-      String action, long record, RowData row, String problem, Throwable cause) {
-    String text = String.valueOf(row);
-    if (text.length() > MAX_RECORD_TEXT) {
-      text = text.substring(0, MAX_RECORD_TEXT) + "...";
+  InvalidRecordException error(String action, RowData row, String problem, Throwable failure) {
+    InvalidRecordException error =
+        new InvalidRecordException(
+            String.format(
+                "Lance sink for '%s' %s record #%d of %s%s. Record: %s",
+                config.dataset(), action, recordsSeen, subtask, problem, recordText.of(row)),
+            null);
+    if (failure != null) {
+      error.addSuppressed(failure);
     }
-    return new InvalidRecordException(
-        String.format(
-            "Lance sink for '%s' %s record #%d of %s%s. Record: %s",
-            config.dataset(), action, record, subtask, problem, text),
-        cause);
+    return error;
   }
 
   /**

@@ -38,6 +38,7 @@ public final class UpsertSinkWriter<T> implements CommittingSinkWriter<T, LanceW
   private final FragmentWriter fragments;
   private final ChangeBuffer changes;
   private final RecordErrors errors;
+  private final WriteFailure failure;
   private final Counter recordsSent;
 
   /**
@@ -52,7 +53,8 @@ public final class UpsertSinkWriter<T> implements CommittingSinkWriter<T, LanceW
     this.toRowData = toRowData;
     this.key = config.primaryKey().orElseThrow();
     this.recordsSent = context.metricGroup().getNumRecordsSendCounter();
-    this.errors = new RecordErrors(config, context);
+    this.errors = new RecordErrors(config, rowType, context);
+    this.failure = new WriteFailure(errors);
     RowType keyedRows = key.withKeysNotNull(rowType);
     this.fragments = new FragmentWriter(config, keyedRows, context);
     try {
@@ -73,7 +75,11 @@ public final class UpsertSinkWriter<T> implements CommittingSinkWriter<T, LanceW
   }
 
   @Override
-  public void write(T element, Context context) {
+  public void write(T element, Context context) throws InterruptedException {
+    failure.guard(() -> write(element));
+  }
+
+  private void write(T element) {
     errors.next();
     RowData row = toRowData.apply(element);
     String nullColumn = key.nullColumn(row);
@@ -117,10 +123,13 @@ public final class UpsertSinkWriter<T> implements CommittingSinkWriter<T, LanceW
 
   /** Rows are written at the checkpoint only: before it, a later change may still replace them. */
   @Override
-  public void flush(boolean endOfInput) {}
+  public void flush(boolean endOfInput) {
+    failure.check();
+  }
 
   @Override
   public Collection<LanceWriteResult> prepareCommit() throws InterruptedException {
+    failure.check();
     List<RowKey> changed = changes.drainTo(fragments);
     List<FragmentMetadata> written = fragments.finish();
     return changed.isEmpty() ? List.of() : List.of(new LanceWriteResult(written, changed));

@@ -33,7 +33,7 @@ final class ConversionAlone {
       for (long i = 0; i < rows; i++) {
         if (batch.nextRowWouldOutgrow(allocator.getAllocatedMemory(), batchBytes)) {
           batch.seal();
-          batch.reset(true);
+          batch.reset(batchBytes, true);
         }
         batch.write(ring[(int) (i % RING)]);
       }
