@@ -16,6 +16,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
@@ -157,6 +158,22 @@ public final class CommitHistory {
    */
   public static List<VersionChange> changesBetween(
       Dataset handle, long after, long upTo, Collection<String> columns) {
+    List<VersionChange> changes = new ArrayList<>();
+    forEachChange(handle, after, upTo, columns, changes::add);
+    return changes;
+  }
+
+  /**
+   * Hands what each of the versions {@code after + 1} to {@code upTo} did to the rows to {@code
+   * each}, in version order, as soon as it is read: when a version cannot be read (or {@code each}
+   * throws), the versions before it have been handed on. See {@link #changesBetween}.
+   */
+  public static void forEachChange(
+      Dataset handle,
+      long after,
+      long upTo,
+      Collection<String> columns,
+      Consumer<VersionChange> each) {
     Map<Integer, FragmentMetadata> previous = Map.of();
     Schema previousSchema = null;
     if (after > 0) {
@@ -165,13 +182,13 @@ public final class CommitHistory {
         previousSchema = at.getSchema();
       }
     }
-    List<VersionChange> changes = new ArrayList<>();
     for (long version = after + 1; version <= upTo; version++) {
+      VersionChange change;
       try (Dataset at = checkout(handle, version, after)) {
         Map<Integer, FragmentMetadata> current = fragments(at);
         Schema schema = at.getSchema();
         boolean schemaChanged = !schema.equals(previousSchema);
-        changes.add(change(at, version, schemaChanged, previous, current, columns));
+        change = change(at, version, schemaChanged, previous, current, columns);
         previous = current;
         previousSchema = schema;
       } catch (LanceDatasetException e) {
@@ -179,8 +196,8 @@ public final class CommitHistory {
       } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
         throw LanceDatasetException.wrap(handle.uri(), "cannot read version " + version, e);
       }
+      each.accept(change);
     }
-    return changes;
   }
 
   /** What {@code version} did to the rows; see {@link #changesBetween}. */

@@ -130,7 +130,11 @@ final class ChangePlanner {
     return VersionMark.NO_TABLE;
   }
 
-  /** The splits of the versions after {@code position}, up to {@link #MAX_VERSIONS_PER_CALL}. */
+  /**
+   * The splits of the versions after {@code position}, up to {@link #MAX_VERSIONS_PER_CALL}; up to
+   * the version before the first one that fails (to plan or by a policy), which then fails the next
+   * call.
+   */
   Plan next(VersionMark position) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset latest = scan.dataset().open(allocator)) {
@@ -140,20 +144,49 @@ final class ChangePlanner {
       if (upTo <= position.version()) {
         return new Plan(position, List.of(), latestVersion);
       }
-      List<LanceSplit> splits = new ArrayList<>();
-      VersionMark planned = position;
-      for (VersionChange change :
-          CommitHistory.changesBetween(latest, position.version(), upTo, scan.watchedColumns())) {
-        splits.addAll(splitsOf(change, latest));
-        planned = new VersionMark(change.version(), change.epochNanos());
+      Planned planned = new Planned(position);
+      try {
+        CommitHistory.forEachChange(
+            latest,
+            position.version(),
+            upTo,
+            scan.watchedColumns(),
+            change -> planned.add(change, splitsOf(change, latest)));
+      } catch (RuntimeException e) {
+        if (planned.position == position) {
+          throw e;
+        }
+        // The versions before keep their splits, read before anything fails; the next call,
+        // made at once (the plan is not caught up), meets this version first.
+        LOG.info(
+            "Planned the versions of {} up to {}; version {} could not be planned: {}",
+            scan.dataset(),
+            planned.position.version(),
+            planned.position.version() + 1,
+            e.getMessage());
       }
       LOG.debug(
           "Planned versions {}..{} of {}: {} splits",
           position.version() + 1,
-          upTo,
+          planned.position.version(),
           scan.dataset(),
-          splits.size());
-      return new Plan(planned, splits, latestVersion);
+          planned.splits.size());
+      return new Plan(planned.position, planned.splits, latestVersion);
+    }
+  }
+
+  /** The versions planned so far in one call, and their splits. */
+  private static final class Planned {
+    private final List<LanceSplit> splits = new ArrayList<>();
+    private VersionMark position;
+
+    Planned(VersionMark position) {
+      this.position = position;
+    }
+
+    void add(VersionChange change, List<LanceSplit> splitsOfChange) {
+      splits.addAll(splitsOfChange);
+      position = new VersionMark(change.version(), change.epochNanos());
     }
   }
 
