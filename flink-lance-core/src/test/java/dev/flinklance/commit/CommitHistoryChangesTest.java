@@ -7,6 +7,7 @@ import dev.flinklance.commit.VersionChange.Kind;
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -19,9 +20,6 @@ import org.lance.Dataset;
 import org.lance.Transaction;
 import org.lance.cleanup.CleanupPolicy;
 import org.lance.compaction.CompactionOptions;
-import org.lance.index.IndexParams;
-import org.lance.index.IndexType;
-import org.lance.index.scalar.BTreeIndexParams;
 import org.lance.operation.Overwrite;
 import org.lance.schema.SqlExpressions;
 
@@ -114,7 +112,7 @@ class CommitHistoryChangesTest {
   @Test
   void aCompactionOfAnIndexedTableIsARewrite() {
     createWithTwoFragments();
-    onTable(CommitHistoryChangesTest::indexIds); // 4
+    TestTables.createScalarIndex(table, "id"); // 4
     onTable(dataset -> dataset.delete("id = 1")); // 5: fragment 0 gains a deletion file
     onTable(dataset -> dataset.compact(CompactionOptions.builder().build())); // 6, 7
     LanceTestTables.appendFragments(table, TestFragments.write(table, 9)); // 8
@@ -136,15 +134,6 @@ class CommitHistoryChangesTest {
         Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
       assertThat(CommitHistory.changeOf(dataset, 7, COLUMNS)).isEqualTo(rewrite);
     }
-  }
-
-  private static void indexIds(Dataset dataset) {
-    dataset.createIndex(
-        List.of("id"),
-        IndexType.BTREE,
-        Optional.of("id_idx"),
-        IndexParams.builder().setScalarIndexParams(BTreeIndexParams.builder().build()).build(),
-        false);
   }
 
   private void overwrite(Dataset dataset) {

@@ -130,13 +130,7 @@ class TimeTravelSchemaITCase {
   void aStreamingReadFromAnOlderVersionReadsTheAddedColumnAsNullBeforeIt() throws Exception {
     createTable("BIGINT NOT NULL");
     addColumn(true);
-    TableEnvironment streaming = catalog.use(Sql.streaming(Duration.ofMillis(200)));
-    streaming.getConfig().set("parallelism.default", "1"); // slots left for the INSERT
-    String hint =
-        "/*+ OPTIONS('scan.streaming' = 'true', 'scan.startup.mode' = 'version',"
-            + " 'scan.startup.version' = '0', 'scan.discovery-interval' = '100 ms') */";
-    try (ChangeStream stream =
-        Sql.changes(streaming.executeSql("SELECT * FROM t " + hint + " WHERE extra IS NULL"))) {
+    try (ChangeStream stream = streamFromVersion0(false, "WHERE extra IS NULL")) {
       assertThat(stream.take(2)).containsExactlyInAnyOrder("+I[1, a, null]", "+I[2, b, null]");
       exec(env, "INSERT INTO t VALUES (4, 'd', CAST(NULL AS BIGINT))");
       assertThat(stream.take(1)).containsExactly("+I[4, d, null]");
@@ -152,12 +146,7 @@ class TimeTravelSchemaITCase {
   void aChangelogFromAnOlderVersionShowsTheAddedValuesAsAChange() throws Exception {
     createTable("BIGINT");
     addColumn(false);
-    TableEnvironment streaming = catalog.use(Sql.streaming(Duration.ofMillis(200)));
-    String hint =
-        "/*+ OPTIONS('scan.streaming' = 'true', 'scan.changelog' = 'true',"
-            + " 'scan.startup.mode' = 'version', 'scan.startup.version' = '0',"
-            + " 'scan.discovery-interval' = '100 ms') */";
-    try (ChangeStream stream = Sql.changes(streaming.executeSql("SELECT * FROM t " + hint))) {
+    try (ChangeStream stream = streamFromVersion0(true, "")) {
       assertThat(stream.take(2)).containsExactlyInAnyOrder("+I[1, a, null]", "+I[2, b, null]");
       assertThat(stream.take(4))
           .containsExactlyInAnyOrder(
@@ -165,6 +154,19 @@ class TimeTravelSchemaITCase {
       assertThat(stream.take(1)).containsExactly("+I[3, c, 30]");
       assertThat(stream.more(Duration.ofMillis(500))).isEmpty();
     }
+  }
+
+  /** {@code SELECT * FROM t ... where}, streaming from the start of the table's history. */
+  private ChangeStream streamFromVersion0(boolean changelog, String where) {
+    TableEnvironment streaming = catalog.use(Sql.streaming(Duration.ofMillis(200)));
+    streaming.getConfig().set("parallelism.default", "1"); // slots left for an INSERT
+    String hint =
+        String.format(
+            "/*+ OPTIONS('scan.streaming' = 'true', 'scan.changelog' = '%s',"
+                + " 'scan.startup.mode' = 'version', 'scan.startup.version' = '0',"
+                + " 'scan.discovery-interval' = '100 ms') */",
+            changelog);
+    return Sql.changes(streaming.executeSql("SELECT * FROM t " + hint + " " + where));
   }
 
   /**
