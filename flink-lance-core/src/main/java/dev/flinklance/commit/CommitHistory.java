@@ -16,25 +16,21 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Consumer;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
-import org.lance.Transaction;
 import org.lance.Version;
 import org.lance.fragment.DataFile;
-import org.lance.operation.Operation;
-import org.lance.operation.Overwrite;
-import org.lance.operation.Restore;
-import org.lance.operation.Rewrite;
 import org.lance.schema.LanceField;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Reads a table's history: commit stamps, newest first, and what each version did to the rows. Uses
- * {@code checkoutVersion(v).readTransaction()}: in lance-core 7.0.0 {@code
+ * Reads a table's history: commit stamps, newest first, and what each version did to the rows.
+ * Reads each version's transaction through {@link VersionTransaction}: in lance-core 7.0.0 {@code
  * DatasetDelta.listTransactions()} fails with an UnsatisfiedLinkError.
  */
 @Internal
@@ -91,51 +87,28 @@ public final class CommitHistory {
    * The version newer than {@code afterVersion} whose transaction is a rewrite (compaction) that
    * added any of {@code newDataFiles}. Lance's {@code commitCompaction} takes no transaction
    * properties, so a compaction commit is recognised by its new data files, whose names are unique.
-   * A rewrite whose transaction Lance cannot read back ({@link
-   * LanceErrors#isUnreadableTransaction}) is recognised by its version's fragments holding them.
+   * The walk goes oldest first: a rewrite Lance cannot read back is known only by the data files
+   * its version holds ({@link VersionTransaction#rewrittenFiles}), which a later rewrite of other
+   * fragments holds as well.
    */
   public static OptionalLong findRewrite(
       Dataset latest, long afterVersion, Set<String> newDataFiles) {
-    for (long version = latest.version(); version > afterVersion; version--) {
+    for (long version = afterVersion + 1; version <= latest.version(); version++) {
       try (Dataset at = latest.checkoutVersion(version)) {
-        if (isRewriteAdding(at, newDataFiles)) {
+        Optional<VersionTransaction> transaction = VersionTransaction.of(at);
+        if (transaction.isPresent()
+            && transaction.get().kind() == Kind.REWRITE
+            && transaction.get().rewrittenFiles().stream().anyMatch(newDataFiles::contains)) {
           return OptionalLong.of(version);
         }
       } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-        if (LanceErrors.isNotFound(e)) {
-          return OptionalLong.empty();
+        if (!LanceErrors.isNotFound(e)) {
+          throw LanceDatasetException.wrap(latest.uri(), "cannot read version " + version, e);
         }
-        throw new LanceDatasetException(latest.uri(), "cannot read version " + version, e);
+        // cleaned up: the rewrite, if it landed, is in a later version (or gone with it)
       }
     }
     return OptionalLong.empty();
-  }
-
-  private static boolean isRewriteAdding(Dataset at, Set<String> dataFiles) {
-    Optional<Transaction> transaction;
-    try {
-      transaction = at.readTransaction();
-    } catch (RuntimeException e) {
-      if (!LanceErrors.isUnreadableTransaction(e)) {
-        throw e;
-      }
-      return at.getFragments().stream()
-          .flatMap(fragment -> fragment.metadata().getFiles().stream())
-          .anyMatch(file -> dataFiles.contains(file.getPath()));
-    }
-    if (transaction.isEmpty()) {
-      return false;
-    }
-    try (Transaction txn = transaction.get()) {
-      return txn.operation() instanceof Rewrite rewrite && adds(rewrite, dataFiles);
-    }
-  }
-
-  private static boolean adds(Rewrite rewrite, Set<String> dataFiles) {
-    return rewrite.groups().stream()
-        .flatMap(group -> group.newFragments().stream())
-        .flatMap(fragment -> fragment.getFiles().stream())
-        .anyMatch(file -> dataFiles.contains(file.getPath()));
   }
 
   /**
@@ -185,6 +158,22 @@ public final class CommitHistory {
    */
   public static List<VersionChange> changesBetween(
       Dataset handle, long after, long upTo, Collection<String> columns) {
+    List<VersionChange> changes = new ArrayList<>();
+    forEachChange(handle, after, upTo, columns, changes::add);
+    return changes;
+  }
+
+  /**
+   * Hands what each of the versions {@code after + 1} to {@code upTo} did to the rows to {@code
+   * each}, in version order, as soon as it is read: when a version cannot be read (or {@code each}
+   * throws), the versions before it have been handed on. See {@link #changesBetween}.
+   */
+  public static void forEachChange(
+      Dataset handle,
+      long after,
+      long upTo,
+      Collection<String> columns,
+      Consumer<VersionChange> each) {
     Map<Integer, FragmentMetadata> previous = Map.of();
     Schema previousSchema = null;
     if (after > 0) {
@@ -193,13 +182,13 @@ public final class CommitHistory {
         previousSchema = at.getSchema();
       }
     }
-    List<VersionChange> changes = new ArrayList<>();
     for (long version = after + 1; version <= upTo; version++) {
+      VersionChange change;
       try (Dataset at = checkout(handle, version, after)) {
         Map<Integer, FragmentMetadata> current = fragments(at);
         Schema schema = at.getSchema();
         boolean schemaChanged = !schema.equals(previousSchema);
-        changes.add(change(at, version, schemaChanged, previous, current, columns));
+        change = change(at, version, schemaChanged, previous, current, columns);
         previous = current;
         previousSchema = schema;
       } catch (LanceDatasetException e) {
@@ -207,8 +196,8 @@ public final class CommitHistory {
       } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
         throw LanceDatasetException.wrap(handle.uri(), "cannot read version " + version, e);
       }
+      each.accept(change);
     }
-    return changes;
   }
 
   /** What {@code version} did to the rows; see {@link #changesBetween}. */
@@ -224,15 +213,9 @@ public final class CommitHistory {
       Map<Integer, FragmentMetadata> current,
       Collection<String> columns)
       throws Exception {
-    String operation = "(no transaction)";
-    Kind kind = Kind.ROWS;
-    Optional<Transaction> transaction = at.readTransaction();
-    if (transaction.isPresent()) {
-      try (Transaction txn = transaction.get()) {
-        operation = txn.operation().name();
-        kind = kindOf(txn.operation());
-      }
-    }
+    Optional<VersionTransaction> transaction = VersionTransaction.of(at);
+    String operation = transaction.map(VersionTransaction::operation).orElse("(no transaction)");
+    Kind kind = transaction.map(VersionTransaction::kind).orElse(Kind.ROWS);
     long epochNanos = VersionMark.of(at).epochNanos();
     if (kind == Kind.REWRITE) {
       return new VersionChange(
@@ -276,16 +259,6 @@ public final class CommitHistory {
         removed,
         deletedRows,
         added.stream().sorted().toList());
-  }
-
-  private static Kind kindOf(Operation operation) {
-    if (operation instanceof Rewrite) {
-      return Kind.REWRITE;
-    }
-    if (operation instanceof Overwrite || operation instanceof Restore) {
-      return Kind.REPLACE;
-    }
-    return Kind.ROWS;
   }
 
   /**
@@ -355,26 +328,14 @@ public final class CommitHistory {
     }
   }
 
-  /**
-   * The transaction properties of a version; empty if the version no longer exists. A version whose
-   * transaction Lance cannot read back is a compaction's ({@link
-   * LanceErrors#isUnreadableTransaction}): it has none.
-   */
+  /** The transaction properties of a version; empty if the version no longer exists. */
   private static Optional<Map<String, String>> propertiesAt(Dataset latest, long version) {
     try (Dataset at = latest.checkoutVersion(version)) {
-      Optional<Transaction> transaction = at.readTransaction();
-      if (transaction.isEmpty()) {
-        return Optional.of(Map.of());
-      }
-      try (Transaction txn = transaction.get()) {
-        return Optional.of(txn.transactionProperties().orElse(Map.of()));
-      }
+      return Optional.of(
+          VersionTransaction.of(at).map(VersionTransaction::properties).orElse(Map.of()));
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       if (LanceErrors.isNotFound(e)) {
         return Optional.empty();
-      }
-      if (LanceErrors.isUnreadableTransaction(e)) {
-        return Optional.of(Map.of());
       }
       throw LanceDatasetException.wrap(latest.uri(), "cannot read version " + version, e);
     }

@@ -7,6 +7,7 @@ import dev.flinklance.commit.VersionChange.Kind;
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Optional;
@@ -101,6 +102,38 @@ class CommitHistoryChangesTest {
     assertThat(replace.operation()).isEqualTo("Overwrite");
     assertThat(replace.removedFragments()).hasSize(2); // the compacted one, the appended one
     assertThat(replace.addedFragments()).hasSize(1);
+  }
+
+  /**
+   * Compacting a table with a BTree index: lance-core 7.0.0 cannot read that Rewrite's transaction
+   * back (its rewritten indexes). It is a rewrite all the same, also when it drops the rows an
+   * earlier version deleted; the versions around it read as usual.
+   */
+  @Test
+  void aCompactionOfAnIndexedTableIsARewrite() {
+    createWithTwoFragments();
+    TestTables.createScalarIndex(table, "id"); // 4
+    onTable(dataset -> dataset.delete("id = 1")); // 5: fragment 0 gains a deletion file
+    onTable(dataset -> dataset.compact(CompactionOptions.builder().build())); // 6, 7
+    LanceTestTables.appendFragments(table, TestFragments.write(table, 9)); // 8
+    assertThat(LanceTestTables.commits(table))
+        .as("the compaction's transaction cannot be read")
+        .extracting(LanceTestTables.Commit::operation)
+        .endsWith("ReserveFragments", LanceTestTables.UNREADABLE, "Append");
+
+    List<VersionChange> changes = changes(4, COLUMNS);
+    assertThat(changes).extracting(VersionChange::version).containsExactly(5L, 6L, 7L, 8L);
+    assertThat(changes.get(0).deletedRowsFragments()).containsExactly(0);
+    assertThat(changes.get(1).changesRows()).isFalse();
+    VersionChange rewrite = changes.get(2);
+    assertThat(rewrite.kind()).isEqualTo(Kind.REWRITE);
+    assertThat(rewrite.operation()).isEqualTo("Rewrite");
+    assertThat(rewrite.changesRows()).isFalse();
+    assertThat(changes.get(3).addedFragments()).hasSize(1);
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
+      assertThat(CommitHistory.changeOf(dataset, 7, COLUMNS)).isEqualTo(rewrite);
+    }
   }
 
   private void overwrite(Dataset dataset) {

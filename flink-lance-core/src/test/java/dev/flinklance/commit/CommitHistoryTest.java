@@ -5,11 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.commit.CommitHistory.RunProgress;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
+import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -24,9 +24,6 @@ import org.lance.compaction.CompactionOptions;
 import org.lance.compaction.CompactionPlan;
 import org.lance.compaction.CompactionTask;
 import org.lance.compaction.RewriteResult;
-import org.lance.index.IndexParams;
-import org.lance.index.IndexType;
-import org.lance.index.scalar.BTreeIndexParams;
 import org.lance.operation.Append;
 
 /**
@@ -46,7 +43,8 @@ class CommitHistoryTest {
         Dataset dataset = Dataset.open(uri, allocator)) {
       commit(dataset, new CommitStamp("u", "run-1", 1, 1, "job"), TestFragments.write(uri, 1, 2));
       commit(dataset, new CommitStamp("u", "run-1", 2, 2, "job"), TestFragments.write(uri, 3, 4));
-      index(dataset);
+      TestTables.createScalarIndex(uri, "id");
+      dataset.checkoutLatest();
       long beforeCompaction = dataset.version();
       List<RewriteResult> rewritten = compact(dataset);
       Compaction.commitCompaction(dataset, rewritten, CompactionOptions.builder().build());
@@ -81,16 +79,6 @@ class CommitHistoryTest {
         Dataset ignored = new CommitBuilder(dataset).execute(transaction)) {
       dataset.checkoutLatest();
     }
-  }
-
-  private static void index(Dataset dataset) {
-    dataset.createIndex(
-        List.of("id"),
-        IndexType.BTREE,
-        Optional.of("id_idx"),
-        IndexParams.builder().setScalarIndexParams(BTreeIndexParams.builder().build()).build(),
-        false);
-    dataset.checkoutLatest();
   }
 
   private static List<RewriteResult> compact(Dataset dataset) {

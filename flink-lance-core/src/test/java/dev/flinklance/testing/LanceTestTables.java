@@ -1,6 +1,7 @@
 package dev.flinklance.testing;
 
 import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.commit.VersionTransaction;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -53,7 +54,7 @@ public final class LanceTestTables {
 
   /**
    * The operation of a version whose transaction lance-core 7.0.0 cannot read back: a compaction of
-   * an indexed table (see {@link dev.flinklance.dataset.LanceErrors#isUnreadableTransaction}).
+   * an indexed table (see {@link VersionTransaction}).
    */
   public static final String UNREADABLE = "(unreadable)";
 
@@ -197,22 +198,12 @@ public final class LanceTestTables {
         Dataset dataset = open(uri, storageOptions, allocator)) {
       for (long version = 1; version <= dataset.version(); version++) {
         try (Dataset at = dataset.checkoutVersion(version)) {
-          Transaction transaction;
-          try {
-            transaction = at.readTransaction().orElseThrow();
-          } catch (RuntimeException e) {
-            if (!dev.flinklance.dataset.LanceErrors.isUnreadableTransaction(e)) {
-              throw e;
-            }
-            commits.add(new Commit(version, UNREADABLE, Map.of()));
-            continue;
-          }
+          VersionTransaction transaction = VersionTransaction.of(at).orElseThrow();
           commits.add(
               new Commit(
                   version,
-                  transaction.operation().name(),
-                  transaction.transactionProperties().orElse(Map.of())));
-          transaction.close();
+                  transaction.readBack() ? transaction.operation() : UNREADABLE,
+                  transaction.properties()));
         }
       }
     }

@@ -9,6 +9,7 @@ import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.arrow.c.ArrowArrayStream;
 import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
@@ -26,6 +27,9 @@ import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 import org.lance.WriteParams;
 import org.lance.compaction.CompactionOptions;
+import org.lance.index.IndexParams;
+import org.lance.index.IndexType;
+import org.lance.index.scalar.BTreeIndexParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 import org.lance.memwal.InitializeMemWalParams;
@@ -34,7 +38,7 @@ import org.lance.merge.MergeInsertParams;
 /**
  * Writes test tables without a Flink job: rows through the shared Arrow writer, one fragment per
  * {@code rowsPerFragment} rows, one Lance Append per call (one table version); and Lance's own
- * delete, merge-insert, compaction and overwrite, one version each.
+ * delete, merge-insert, compaction, scalar index and overwrite, one version each.
  */
 public final class TestTables {
 
@@ -118,6 +122,22 @@ public final class TestTables {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
       dataset.compact(CompactionOptions.builder().withTargetRowsPerFragment(1 << 20).build());
+    }
+  }
+
+  /**
+   * A BTree index on {@code column} (one CreateIndex version): lance-core 7.0.0 cannot read back
+   * the transaction of a later compaction of the table.
+   */
+  public static void createScalarIndex(String uri, String column) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+      dataset.createIndex(
+          List.of(column),
+          IndexType.BTREE,
+          Optional.of(column + "_idx"),
+          IndexParams.builder().setScalarIndexParams(BTreeIndexParams.builder().build()).build(),
+          false);
     }
   }
 

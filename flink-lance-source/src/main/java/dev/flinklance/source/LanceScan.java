@@ -65,13 +65,20 @@ public record LanceScan(
    * @param columns the columns to read (the produced ones, maybe with the pairing key)
    * @param rowId also read {@code _rowid}
    * @param rowAddress also read {@code _rowaddr}
-   * @param rows a Lance filter that selects rows (by address), and-ed with the pushed one, or null
+   * @param rows a Lance filter that selects rows (by row id), and-ed with the pushed one, or null;
+   *     the scan then reads {@code _rowid} too
    */
   public ScanOptions scanOptions(
       long rowsToSkip, List<String> columns, boolean rowId, boolean rowAddress, String rows) {
     ScanOptions.Builder options = new ScanOptions.Builder().batchSize(batchSize);
     // Lance refuses an empty projection; the row address is the cheapest column to count rows.
-    options.columns(columns).withRowAddress(rowAddress || columns.isEmpty()).withRowId(rowId);
+    // Lance plans rows named by id and-ed with another filter as a take by row id, whose input
+    // must hold them ("TakeExec requires the input plan to have a column named '_rowaddr' or
+    // '_rowid'"): the scan reads them whenever it names rows.
+    options
+        .columns(columns)
+        .withRowAddress(rowAddress || columns.isEmpty())
+        .withRowId(rowId || rows != null);
     if (filter != null && rows != null) {
       options.filter("(" + filter + ") AND " + rows);
     } else {

@@ -1,14 +1,22 @@
 package dev.flinklance.source;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.dataset.VersionMark;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
+import org.lance.Version;
 
-/** Opens the version a scan reads: a given version, a tag's version, or the latest. */
+/**
+ * Opens the version a scan reads: a given version, a tag's version, or the latest; and the schemas
+ * the read's planning checks against.
+ */
 @Internal
 public final class TableVersions {
 
@@ -25,6 +33,51 @@ public final class TableVersions {
             return LanceReadSchema.of(dataset);
           }
         });
+  }
+
+  /**
+   * The schema of the oldest version whose rows a read reads, given the schema of the version it
+   * reads ({@link #readSchema}): that version itself, except for a streaming read started at a
+   * version or an instant, which reads the versions after it (all of them, for a start before the
+   * oldest version kept). Columns added later are missing there: a filter on them cannot go into a
+   * scan of that version.
+   */
+  public static LanceReadSchema oldestReadSchema(LanceSourceConfig config, LanceReadSchema read) {
+    StreamingRead streaming = config.streaming();
+    if (streaming == null
+        || streaming.startupMode() == StartupMode.FULL
+        || streaming.startupMode() == StartupMode.LATEST) {
+      return read;
+    }
+    LanceDataset table = config.dataset();
+    return LanceCalls.callOr(
+        table.uri(),
+        "cannot read the schema of the version the streaming read starts after",
+        () -> {
+          try (BufferAllocator allocator = new RootAllocator();
+              Dataset latest = table.open(allocator)) {
+            long start =
+                streaming.startupMode() == StartupMode.VERSION
+                    ? streaming.startupVersion()
+                    : Optional.ofNullable(
+                            CommitHistory.committedBy(latest, streaming.startupTimestampMillis())
+                                .version())
+                        .map(VersionMark::version)
+                        .orElse(0L);
+            if (start > latest.version()) {
+              return read; // the job fails at its start, saying so
+            }
+            long oldest =
+                start > 0
+                    ? start
+                    : latest.listVersions().stream().mapToLong(Version::getId).min().orElseThrow();
+            try (Dataset at = latest.checkoutVersion(oldest)) {
+              return LanceReadSchema.of(at);
+            }
+          }
+        },
+        LanceErrors::isNotFound, // cleaned up: the job fails at its start, saying so
+        read);
   }
 
   /**

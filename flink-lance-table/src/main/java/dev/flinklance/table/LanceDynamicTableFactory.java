@@ -114,8 +114,13 @@ public class LanceDynamicTableFactory
     LanceReadSchema schema =
         TableVersions.readSchema(config.dataset(), config.version(), config.tag());
     RowType declared = physicalRowType(context);
-    checkReadable(declared, schema, config.dataset());
-    return new LanceDynamicTableSource(config, schema, Map.copyOf(options), declared);
+    checkReadable(declared, schema, config);
+    return new LanceDynamicTableSource(
+        config,
+        schema,
+        TableVersions.oldestReadSchema(config, schema),
+        Map.copyOf(options),
+        declared);
   }
 
   /**
@@ -199,10 +204,33 @@ public class LanceDynamicTableFactory
     return Configuration.fromMap(options);
   }
 
-  /** Every declared column exists in the table, with a type Flink can read as declared. */
-  private static void checkReadable(RowType declared, LanceReadSchema schema, LanceDataset table) {
+  /**
+   * Every declared column exists in the table, with a type Flink can read as declared. A read of an
+   * older version (time travel, {@code scan.version}, {@code scan.tag}) may declare columns added
+   * since, as a catalog does with the table's latest schema: those exist in the latest version and
+   * read as NULL in the older one (the source refuses that for a NOT NULL column it reads).
+   */
+  private static void checkReadable(
+      RowType declared, LanceReadSchema schema, LanceSourceConfig config) {
+    LanceDataset table = config.dataset();
+    boolean pinned = config.version() != null || config.tag() != null;
+    boolean lacksSome =
+        declared.getFieldNames().stream().anyMatch(column -> schema.field(column).isEmpty());
+    LanceReadSchema latest =
+        pinned && lacksSome ? TableVersions.readSchema(table, null, null) : schema;
     RowType actual =
-        invalidIsValidation(() -> schema.rowType(declared.getFieldNames()), table.uri());
+        invalidIsValidation(
+            () ->
+                new RowType(
+                    declared.getFieldNames().stream()
+                        .map(
+                            column ->
+                                (schema.field(column).isPresent() ? schema : latest)
+                                    .rowType(List.of(column))
+                                    .getFields()
+                                    .get(0))
+                        .toList()),
+            table.uri());
     ReadableAs.mismatch(declared, actual)
         .ifPresent(
             problem -> {

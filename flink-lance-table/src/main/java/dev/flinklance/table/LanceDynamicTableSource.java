@@ -4,6 +4,7 @@ import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.LanceSourceConfig;
+import dev.flinklance.source.TableVersions;
 import dev.flinklance.table.filter.LanceFilters;
 import dev.flinklance.table.lookup.LookupPlanner;
 import dev.flinklance.table.source.RowCountFormat;
@@ -46,6 +47,7 @@ final class LanceDynamicTableSource
         SupportsAggregatePushDown {
   private final LanceSourceConfig config;
   private final LanceReadSchema tableSchema;
+  private final LanceReadSchema filterSchema;
   private final Map<String, String> options;
   private RowType producedType;
   private final List<String> filters;
@@ -53,19 +55,25 @@ final class LanceDynamicTableSource
   private boolean countOnly;
 
   /**
+   * @param tableSchema the schema of the version read (the latest, for a streaming read)
+   * @param filterSchema the schema of the oldest version whose rows are read ({@link
+   *     TableVersions#oldestReadSchema}): filters go into Lance on its columns only, as the columns
+   *     added after it read as NULL there
    * @param options the table's options (the vector search and the lookup join read theirs)
    */
   LanceDynamicTableSource(
       LanceSourceConfig config,
       LanceReadSchema tableSchema,
+      LanceReadSchema filterSchema,
       Map<String, String> options,
       RowType producedType) {
-    this(config, tableSchema, options, producedType, List.of(), null, false);
+    this(config, tableSchema, filterSchema, options, producedType, List.of(), null, false);
   }
 
   private LanceDynamicTableSource(
       LanceSourceConfig config,
       LanceReadSchema tableSchema,
+      LanceReadSchema filterSchema,
       Map<String, String> options,
       RowType producedType,
       List<String> filters,
@@ -73,6 +81,7 @@ final class LanceDynamicTableSource
       boolean countOnly) {
     this.config = config;
     this.tableSchema = tableSchema;
+    this.filterSchema = filterSchema;
     this.options = options;
     this.producedType = producedType;
     this.filters = new ArrayList<>(filters);
@@ -125,7 +134,7 @@ final class LanceDynamicTableSource
     if (!config.filterPushdown()) {
       return Result.of(List.of(), flinkFilters);
     }
-    LanceFilters translator = new LanceFilters(tableSchema);
+    LanceFilters translator = new LanceFilters(filterSchema);
     List<ResolvedExpression> accepted = new ArrayList<>();
     List<ResolvedExpression> remaining = new ArrayList<>();
     for (ResolvedExpression filter : flinkFilters) {
@@ -184,7 +193,7 @@ final class LanceDynamicTableSource
   @Override
   public DynamicTableSource copy() {
     return new LanceDynamicTableSource(
-        config, tableSchema, options, producedType, filters, limit, countOnly);
+        config, tableSchema, filterSchema, options, producedType, filters, limit, countOnly);
   }
 
   @Override

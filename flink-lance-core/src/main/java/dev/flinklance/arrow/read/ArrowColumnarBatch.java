@@ -1,6 +1,7 @@
 package dev.flinklance.arrow.read;
 
 import java.util.List;
+import java.util.Set;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.dictionary.DictionaryProvider;
@@ -19,6 +20,9 @@ import org.apache.flink.table.data.columnar.vector.VectorizedColumnBatch;
  */
 @Internal
 public final class ArrowColumnarBatch {
+  /** A column of NULLs: Flink asks whether a value is NULL before it reads one. */
+  private static final ColumnVector NULLS = row -> true;
+
   private final VectorizedColumnBatch batch;
   private final ColumnarRowData row;
 
@@ -37,8 +41,25 @@ public final class ArrowColumnarBatch {
    */
   public static ArrowColumnarBatch of(
       VectorSchemaRoot root, List<String> columns, DictionaryProvider dictionaries) {
+    return of(root, columns, Set.of(), dictionaries);
+  }
+
+  /**
+   * As {@link #of(VectorSchemaRoot, List, DictionaryProvider)}, with the columns in {@code absent},
+   * which {@code root} does not hold, NULL in every row: the columns a table version read did not
+   * have yet.
+   */
+  public static ArrowColumnarBatch of(
+      VectorSchemaRoot root,
+      List<String> columns,
+      Set<String> absent,
+      DictionaryProvider dictionaries) {
     ColumnVector[] views = new ColumnVector[columns.size()];
     for (int i = 0; i < views.length; i++) {
+      if (absent.contains(columns.get(i))) {
+        views[i] = NULLS;
+        continue;
+      }
       FieldVector vector = root.getVector(columns.get(i));
       if (vector == null) {
         throw new IllegalArgumentException(

@@ -1,5 +1,6 @@
 package dev.flinklance.source.enumerator;
 
+import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.commit.VersionChange;
 import dev.flinklance.dataset.LanceCalls;
@@ -15,6 +16,7 @@ import dev.flinklance.source.split.SplitKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.lance.Dataset;
@@ -59,14 +61,9 @@ final class ChangePlanner {
       long latestVersion = latest.version();
       Plan plan =
           switch (streaming.startupMode()) {
-            case FULL -> {
-              SplitPlanner.checkColumns(scan, latest, latestVersion);
-              yield new Plan(VersionMark.of(latest), SplitPlanner.snapshot(latest), latestVersion);
-            }
-            case LATEST -> {
-              SplitPlanner.checkColumns(scan, latest, latestVersion);
-              yield new Plan(VersionMark.of(latest), List.of(), latestVersion);
-            }
+            case FULL ->
+                new Plan(VersionMark.of(latest), SplitPlanner.snapshot(latest), latestVersion);
+            case LATEST -> new Plan(VersionMark.of(latest), List.of(), latestVersion);
             case VERSION ->
                 new Plan(markOf(latest, streaming.startupVersion()), List.of(), latestVersion);
             case TIMESTAMP ->
@@ -75,6 +72,8 @@ final class ChangePlanner {
                     List.of(),
                     latestVersion);
           };
+      // the first versions read have the start's schema; a later one is checked when it comes
+      checkColumns(plan.position().version(), latest);
       LOG.info(
           "Streaming read of {} starts with {} splits and the changes after version {} ({})",
           scan.dataset(),
@@ -130,7 +129,11 @@ final class ChangePlanner {
     return VersionMark.NO_TABLE;
   }
 
-  /** The splits of the versions after {@code position}, up to {@link #MAX_VERSIONS_PER_CALL}. */
+  /**
+   * The splits of the versions after {@code position}, up to {@link #MAX_VERSIONS_PER_CALL}; up to
+   * the version before the first one that fails (to plan or by a policy), which then fails the next
+   * call.
+   */
   Plan next(VersionMark position) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset latest = scan.dataset().open(allocator)) {
@@ -140,20 +143,49 @@ final class ChangePlanner {
       if (upTo <= position.version()) {
         return new Plan(position, List.of(), latestVersion);
       }
-      List<LanceSplit> splits = new ArrayList<>();
-      VersionMark planned = position;
-      for (VersionChange change :
-          CommitHistory.changesBetween(latest, position.version(), upTo, scan.watchedColumns())) {
-        splits.addAll(splitsOf(change, latest));
-        planned = new VersionMark(change.version(), change.epochNanos());
+      Planned planned = new Planned(position);
+      try {
+        CommitHistory.forEachChange(
+            latest,
+            position.version(),
+            upTo,
+            scan.watchedColumns(),
+            change -> planned.add(change, splitsOf(change, latest)));
+      } catch (RuntimeException e) {
+        if (planned.position == position) {
+          throw e;
+        }
+        // The versions before keep their splits, read before anything fails; the next call,
+        // made at once (the plan is not caught up), meets this version first.
+        LOG.info(
+            "Planned the versions of {} up to {}; version {} could not be planned: {}",
+            scan.dataset(),
+            planned.position.version(),
+            planned.position.version() + 1,
+            e.getMessage());
       }
       LOG.debug(
           "Planned versions {}..{} of {}: {} splits",
           position.version() + 1,
-          upTo,
+          planned.position.version(),
           scan.dataset(),
-          splits.size());
-      return new Plan(planned, splits, latestVersion);
+          planned.splits.size());
+      return new Plan(planned.position, planned.splits, latestVersion);
+    }
+  }
+
+  /** The versions planned so far in one call, and their splits. */
+  private static final class Planned {
+    private final List<LanceSplit> splits = new ArrayList<>();
+    private VersionMark position;
+
+    Planned(VersionMark position) {
+      this.position = position;
+    }
+
+    void add(VersionChange change, List<LanceSplit> splitsOfChange) {
+      splits.addAll(splitsOfChange);
+      position = new VersionMark(change.version(), change.epochNanos());
     }
   }
 
@@ -182,14 +214,7 @@ final class ChangePlanner {
           case ROWS -> change.changesRows() && (scan.changelog() || onRemoval(change));
         };
     if (change.schemaChanged()) { // also when skipped: the versions after it have its schema
-      LanceCalls.run(
-          scan.dataset().uri(),
-          "cannot read version " + change.version(),
-          () -> {
-            try (Dataset at = latest.checkoutVersion(change.version())) {
-              SplitPlanner.checkColumns(scan, at, change.version());
-            }
-          });
+      checkColumns(change.version(), latest);
     }
     if (!emitted) {
       if (change.changesRows()) {
@@ -213,6 +238,31 @@ final class ChangePlanner {
       splits.add(LanceSplit.of(SplitKind.ADDED, id, change.version(), commitMillis));
     }
     return splits;
+  }
+
+  /** The columns the read needs are readable at {@code version} (none: version 0, no table). */
+  private void checkColumns(long version, Dataset latest) {
+    if (version == 0) {
+      return;
+    }
+    Supplier<LanceReadSchema> latestSchema =
+        () ->
+            LanceCalls.call(
+                scan.dataset().uri(),
+                "cannot read the schema of version " + latest.version(),
+                () -> LanceReadSchema.of(latest));
+    if (version == latest.version()) {
+      SplitPlanner.checkColumns(scan, latest, version, latestSchema);
+      return;
+    }
+    LanceCalls.run(
+        scan.dataset().uri(),
+        "cannot read version " + version,
+        () -> {
+          try (Dataset at = latest.checkoutVersion(version)) {
+            SplitPlanner.checkColumns(scan, at, version, latestSchema);
+          }
+        });
   }
 
   /** Whether a version that replaced the table's rows is emitted (as its full changelog). */

@@ -36,6 +36,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>After a restore the enumerator does not know which of the splits assigned before the
  * checkpoint the readers still hold: it assigns nothing until every reader has said so.
+ *
+ * <p>A streaming read that cannot go on (a version its policies stop at, a version that cannot be
+ * read) fails once every split planned before has been read: its message says how far it got.
  */
 @Internal
 public final class LanceSplitEnumerator
@@ -57,6 +60,13 @@ public final class LanceSplitEnumerator
 
   /** Read by the discovery thread; written on the coordinator thread when no discovery runs. */
   private volatile VersionMark planned;
+
+  /**
+   * The failure that ends a streaming read, held until every split planned before it has been read:
+   * its message says how far the read got, and a user who starts again from there must not lose
+   * rows. Set on the coordinator thread; discoveries stop once it is.
+   */
+  private volatile RuntimeException failure;
 
   private int discoveryFailures;
 
@@ -115,7 +125,7 @@ public final class LanceSplitEnumerator
 
   /** On the worker thread: plans what is new, unless the last plan is not taken in yet. */
   private ChangePlanner.Plan discover() {
-    if (!discovering.compareAndSet(false, true)) {
+    if (failure != null || !discovering.compareAndSet(false, true)) {
       return null;
     }
     VersionMark from = planned;
@@ -128,10 +138,12 @@ public final class LanceSplitEnumerator
       discovering.set(false);
       if (error instanceof PermanentDatasetException
           || ++discoveryFailures >= MAX_DISCOVERY_FAILURES) {
-        throw error instanceof RuntimeException runtime
-            ? runtime
-            : new LanceDatasetException(
-                scan.dataset().uri(), "cannot look for new versions", error);
+        failOnceRead(
+            error instanceof RuntimeException runtime
+                ? runtime
+                : new LanceDatasetException(
+                    scan.dataset().uri(), "cannot look for new versions", error));
+        return;
       }
       LOG.warn(
           "Looking for new versions of {} failed ({} of {} in a row); trying again at the next"
@@ -190,12 +202,25 @@ public final class LanceSplitEnumerator
     assignWaiting();
   }
 
+  private void failOnceRead(RuntimeException error) {
+    failure = error;
+    LOG.info(
+        "The read of {} stops once the {} splits planned before are read: {}",
+        scan.dataset(),
+        pending.size() + inFlight.size(),
+        error.getMessage());
+    assignWaiting();
+  }
+
   private void assignWaiting() {
     if (unreported.isEmpty()) {
       assignInOrder();
     }
     if (metrics != null) {
       metrics.update(versionRead(), pending.size());
+    }
+    if (failure != null && unreported.isEmpty() && pending.isEmpty() && inFlight.isEmpty()) {
+      throw failure;
     }
   }
 

@@ -1,8 +1,8 @@
 package dev.flinklance.source.enumerator;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.dataset.LanceCalls;
 import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
 import dev.flinklance.dataset.PermanentDatasetException;
 import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.source.LanceScan;
@@ -12,9 +12,11 @@ import dev.flinklance.source.split.LanceSplit;
 import dev.flinklance.source.split.SplitKind;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
 import org.lance.Fragment;
@@ -33,7 +35,7 @@ public final class SplitPlanner {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = TableVersions.open(table, scan.version(), scan.tag(), allocator)) {
       long version = dataset.version();
-      checkColumns(scan, dataset, version);
+      checkColumns(scan, dataset, version, () -> TableVersions.readSchema(table, null, null));
       List<LanceSplit> splits = snapshot(dataset);
       LOG.info("Reading {} at version {}: {} fragments", table, version, splits.size());
       return splits;
@@ -52,31 +54,80 @@ public final class SplitPlanner {
   }
 
   /**
-   * The job was planned with the table's schema of then; the version it reads may be of a table
-   * replaced since, which every reader would fail on, after every restart.
+   * The job was planned with the table's schema of then. The version it reads may be older than
+   * columns another client added since (Lance's {@code addColumns}): those read as NULL there, the
+   * table as it was, unless declared NOT NULL or pairing a changelog's updates. A column the
+   * table's latest version lacks too was dropped, or the table replaced: every reader would fail on
+   * it, after every restart.
+   *
+   * @param latest the schema of the table's latest version, asked for only if the version lacks a
+   *     column
    */
-  static void checkColumns(LanceScan scan, Dataset dataset, long version) {
+  static void checkColumns(
+      LanceScan scan, Dataset dataset, long version, Supplier<LanceReadSchema> latest) {
     String uri = scan.dataset().uri();
-    RowType now;
-    try {
-      now = LanceReadSchema.of(dataset).rowType(scan.watchedColumns());
-    } catch (IllegalArgumentException e) { // a missing column, or one without a Flink type
-      throw new PermanentDatasetException(
-          uri, "version " + version + " no longer has the columns the job reads", e);
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(uri, "cannot read the schema of version " + version, e);
+    LanceReadSchema schema =
+        LanceCalls.call(
+            uri, "cannot read the schema of version " + version, () -> LanceReadSchema.of(dataset));
+    List<String> missing =
+        scan.watchedColumns().stream().filter(column -> schema.field(column).isEmpty()).toList();
+    if (!missing.isEmpty()) {
+      checkAddedLater(scan, version, missing, latest.get());
     }
     RowType read = scan.rowType();
     for (int i = 0; i < read.getFieldCount(); i++) {
-      if (!ReadableAs.readableAs(now.getTypeAt(i), read.getTypeAt(i))) {
+      String column = read.getFieldNames().get(i);
+      if (missing.contains(column)) {
+        continue;
+      }
+      LogicalType now;
+      try {
+        now = schema.rowType(List.of(column)).getTypeAt(0);
+      } catch (IllegalArgumentException e) { // a type without a Flink type
+        throw new PermanentDatasetException(
+            uri, "version " + version + " no longer has the columns the job reads", e);
+      }
+      if (!ReadableAs.readableAs(now, read.getTypeAt(i))) {
         throw new PermanentDatasetException(
             uri,
             String.format(
                 "column '%s' is read as %s, but version %d holds %s",
-                read.getFieldNames().get(i),
-                read.getTypeAt(i).asSummaryString(),
-                version,
-                now.getTypeAt(i).asSummaryString()),
+                column, read.getTypeAt(i).asSummaryString(), version, now.asSummaryString()),
+            null);
+      }
+    }
+  }
+
+  /** The columns {@code version} lacks were added after it, and can read as NULL there. */
+  private static void checkAddedLater(
+      LanceScan scan, long version, List<String> missing, LanceReadSchema latest) {
+    String uri = scan.dataset().uri();
+    try {
+      latest.rowType(missing);
+    } catch (IllegalArgumentException e) { // not in the latest version either: dropped, replaced
+      throw new PermanentDatasetException(
+          uri, "version " + version + " no longer has the columns the job reads", e);
+    }
+    RowType read = scan.rowType();
+    for (String column : missing) {
+      int index = read.getFieldIndex(column);
+      if (index < 0) {
+        throw new PermanentDatasetException(
+            uri,
+            String.format(
+                "column '%s' pairs the changelog's updates, but version %d does not have it (it"
+                    + " was added later)",
+                column, version),
+            null);
+      }
+      if (!read.getTypeAt(index).isNullable()) {
+        throw new PermanentDatasetException(
+            uri,
+            String.format(
+                "column '%s' is declared NOT NULL, but version %d does not have it (it was added"
+                    + " later), so it would read as NULL there: read the columns of that version,"
+                    + " or declare the column nullable",
+                column, version),
             null);
       }
     }

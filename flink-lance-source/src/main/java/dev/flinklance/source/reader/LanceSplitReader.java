@@ -14,6 +14,7 @@ import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -51,6 +52,12 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
   /** What the current split emits of each batch it scans. */
   private RowChoice choice;
 
+  /**
+   * The produced columns the current split's version does not have (added later by another client):
+   * NULL in its rows, the table as it was. The planner checked that they may be.
+   */
+  private Set<String> absent;
+
   /** The update pairs of the version last read, in a changelog read that pairs them. */
   private UpdatePairs pairs;
 
@@ -79,7 +86,7 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
         }
         OwnedBatch batch = OwnedBatch.takeFrom(loaded, batches, allocator, outstanding);
         ArrowColumnarBatch view =
-            ArrowColumnarBatch.of(batch.root(), scan.columns(), batch.dictionaries());
+            ArrowColumnarBatch.of(batch.root(), scan.columns(), absent, batch.dictionaries());
         metrics.fetched(current);
         return new ArrowBatchRecords(current.splitId(), view, rows, batch);
       }
@@ -107,7 +114,9 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
               : null;
       DeletedRows picked = deleted == null || deleted.named() ? null : deleted;
       choice = new RowChoice(split, keys, versionPairs, picked);
+      absent = absentColumns(rows);
       List<String> columns = new ArrayList<>(scan.columns());
+      columns.removeAll(absent);
       if (keys != null) {
         keys.columns().stream().filter(c -> !columns.contains(c)).forEach(columns::add);
       }
@@ -129,6 +138,12 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       throw failure("scan", split, e);
     }
+  }
+
+  private Set<String> absentColumns(Dataset version) {
+    Set<String> absent = new HashSet<>(scan.columns());
+    version.getSchema().getFields().forEach(field -> absent.remove(field.getName()));
+    return Set.copyOf(absent);
   }
 
   /** The pairs of the split's version, read once for all of its splits. */
@@ -184,6 +199,7 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
     closeScan();
     current = null;
     choice = null;
+    absent = null;
     RecordsBySplits.Builder<RowData> records = new RecordsBySplits.Builder<>();
     records.addFinishedSplit(finished);
     return records.build();
