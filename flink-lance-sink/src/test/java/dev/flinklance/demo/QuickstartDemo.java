@@ -1,5 +1,6 @@
 package dev.flinklance.demo;
 
+import dev.flinklance.commit.VersionTransaction;
 import dev.flinklance.sink.LanceSink;
 import java.nio.file.Path;
 import java.util.Map;
@@ -20,7 +21,6 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.util.ExceptionUtils;
 import org.lance.Dataset;
-import org.lance.Transaction;
 
 /**
  * The README's demo: a bounded generator of click events with an 8-dimension embedding, written by
@@ -111,13 +111,13 @@ public final class QuickstartDemo {
           "%-8s %-10s %-11s %-16s %s%n",
           "version", "operation", "checkpoint", "commit user", "rows");
       for (long version = 1; version <= dataset.version(); version++) {
-        try (Dataset at = dataset.checkoutVersion(version);
-            Transaction txn = at.readTransaction().orElseThrow()) {
-          Map<String, String> stamp = txn.transactionProperties().orElse(Map.of());
+        try (Dataset at = dataset.checkoutVersion(version)) {
+          VersionTransaction txn = VersionTransaction.of(at).orElseThrow();
+          Map<String, String> stamp = txn.properties();
           System.out.printf(
               "%-8d %-10s %-11s %-16s %,d%n",
               version,
-              txn.operation().name(),
+              txn.operation(),
               stamp.getOrDefault("flink.checkpoint-id", "-"),
               stamp.getOrDefault("flink.commit-user", "-"),
               at.countRows());
