@@ -1,6 +1,6 @@
 package dev.flinklance.compactor;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -19,7 +19,7 @@ public abstract class BackgroundLanceOperator<OUT> extends AbstractStreamOperato
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundLanceOperator.class);
 
   protected final CompactionConfig config;
-  protected final LanceDataset table;
+  protected final TableRef table;
   protected final BackgroundWork background;
   protected final TableHandle handle;
 

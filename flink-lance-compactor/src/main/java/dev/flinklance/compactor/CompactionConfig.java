@@ -1,5 +1,6 @@
 package dev.flinklance.compactor;
 
+import static dev.flinklance.access.LanceDatasetOptions.PATH;
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_CLEANUP_OLDER_THAN;
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_PARALLELISM;
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_SIDE_FILE_MIN_AGE;
@@ -8,10 +9,9 @@ import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TIMEOUT
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER_COMMITS;
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER_INTERVAL;
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER_SMALL_FRAGMENTS;
-import static dev.flinklance.dataset.LanceDatasetOptions.PATH;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Optional;
@@ -28,7 +28,7 @@ import org.lance.compaction.CompactionOptions;
 public final class CompactionConfig implements Serializable {
   private static final long serialVersionUID = 1L;
 
-  private final LanceDataset dataset;
+  private final TableRef dataset;
   private final long targetRowsPerFragment;
   private final int triggerSmallFragments;
   private final int triggerCommits;
@@ -38,7 +38,7 @@ public final class CompactionConfig implements Serializable {
   private final Duration cleanupOlderThan;
   private final Duration sideFileMinAge;
 
-  private CompactionConfig(Configuration conf, LanceDataset dataset) {
+  private CompactionConfig(Configuration conf, TableRef dataset) {
     this.dataset = dataset;
     this.targetRowsPerFragment = conf.get(COMPACTION_TARGET_ROWS_PER_FRAGMENT);
     require(targetRowsPerFragment > 0, COMPACTION_TARGET_ROWS_PER_FRAGMENT, "must be positive");
@@ -73,7 +73,7 @@ public final class CompactionConfig implements Serializable {
       throw new IllegalArgumentException(
           String.format("Invalid Lance compaction option '%s': must be set", PATH.key()));
     }
-    LanceDataset dataset = LanceDatasetOptions.dataset(path, conf); // with its namespace, if any
+    TableRef dataset = LanceDatasetOptions.dataset(path, conf); // with its namespace, if any
     return new CompactionConfig(conf, dataset);
   }
 
@@ -82,7 +82,7 @@ public final class CompactionConfig implements Serializable {
    *
    * @throws IllegalArgumentException naming the first invalid option
    */
-  public static CompactionConfig forTable(Configuration conf, LanceDataset dataset) {
+  public static CompactionConfig forTable(Configuration conf, TableRef dataset) {
     return new CompactionConfig(conf, dataset);
   }
 
@@ -97,7 +97,7 @@ public final class CompactionConfig implements Serializable {
     }
   }
 
-  public LanceDataset dataset() {
+  public TableRef dataset() {
     return dataset;
   }
 

@@ -1,7 +1,7 @@
 package dev.flinklance.compactor;
 
+import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.config.CommandLineArgs;
-import dev.flinklance.dataset.LanceDatasetOptions;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;

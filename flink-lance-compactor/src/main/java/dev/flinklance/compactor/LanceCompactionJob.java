@@ -1,11 +1,11 @@
 package dev.flinklance.compactor;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.lineage.RowLineageConfig;
 import dev.flinklance.compactor.plan.PlanRequest;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.Secrets;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.secrets.Secrets;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -60,7 +60,7 @@ public final class LanceCompactionJob {
     DataStream<CompactionSummary> summaries = build(env, parsed);
     if (parsed.once) {
       // a pass that failed fails the job (submitted over REST too, where nothing can be collected)
-      LanceDataset table = parsed.config.dataset();
+      TableRef table = parsed.config.dataset();
       summaries =
           summaries
               .map(summary -> requireSucceeded(table, summary))
@@ -100,7 +100,7 @@ public final class LanceCompactionJob {
    *     compaction's commit failed, or the planner could not look at the table (no summary)
    */
   @Internal
-  public static void requireSucceeded(LanceDataset table, List<CompactionSummary> summaries) {
+  public static void requireSucceeded(TableRef table, List<CompactionSummary> summaries) {
     if (summaries.isEmpty()) {
       throw failed(
           table,
@@ -110,14 +110,14 @@ public final class LanceCompactionJob {
     summaries.forEach(summary -> requireSucceeded(table, summary));
   }
 
-  private static CompactionSummary requireSucceeded(LanceDataset table, CompactionSummary summary) {
+  private static CompactionSummary requireSucceeded(TableRef table, CompactionSummary summary) {
     if (summary.outcome() == CompactionSummary.Outcome.FAILED) {
       throw failed(table, summary.failure());
     }
     return summary;
   }
 
-  private static CompactionFailedException failed(LanceDataset table, String cause) {
+  private static CompactionFailedException failed(TableRef table, String cause) {
     return new CompactionFailedException(
         String.format(
             "Compaction of Lance table '%s' failed, nothing was committed: %s",

@@ -9,7 +9,7 @@ import org.apache.flink.configuration.ConfigOptions;
  * Compaction options ({@code compaction.*}). The sink ({@code compaction.enabled}), the standalone
  * {@link LanceCompactionJob} and the SQL procedure read the same keys; {@link CompactionConfig}
  * validates them in one place. Which table is {@code path} and {@code storage.*} ({@link
- * dev.flinklance.dataset.LanceDatasetOptions}); the row-lineage spill is switched on in the Lance
+ * dev.flinklance.access.LanceDatasetOptions}); the row-lineage spill is switched on in the Lance
  * table's own config (see docs/compaction.md).
  */
 @PublicEvolving

@@ -1,7 +1,7 @@
 package dev.flinklance.compactor;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.Allocators;
-import dev.flinklance.dataset.LanceDataset;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -15,11 +15,11 @@ import org.lance.Dataset;
  */
 @Internal
 public final class TableHandle implements AutoCloseable {
-  private final LanceDataset table;
+  private final TableRef table;
   private BufferAllocator allocator;
   private Dataset dataset;
 
-  public TableHandle(LanceDataset table) {
+  public TableHandle(TableRef table) {
     this.table = table;
   }
 

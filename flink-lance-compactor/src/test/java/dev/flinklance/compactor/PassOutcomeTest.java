@@ -3,16 +3,16 @@ package dev.flinklance.compactor;
 import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
-import dev.flinklance.dataset.LanceDataset;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
 /** A pass run on its own fails with the cause when a compaction failed or none was planned. */
 class PassOutcomeTest {
-  private static final LanceDataset TABLE = new LanceDataset("s3://bucket/events", Map.of());
+  private static final TableRef TABLE = new TableRef("s3://bucket/events", Map.of());
 
   private static CompactionSummary summary(Outcome outcome, String failure) {
     return CompactionSummary.builder("p", outcome, 4).durationMs(1).failure(failure).build();

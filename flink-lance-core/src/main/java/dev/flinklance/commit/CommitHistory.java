@@ -1,11 +1,11 @@
 package dev.flinklance.commit;
 
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.VersionChange.Kind;
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceErrors;
-import dev.flinklance.dataset.PermanentDatasetException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.LanceCalls;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.LanceErrors;
+import dev.flinklance.errors.PermanentDatasetException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashSet;

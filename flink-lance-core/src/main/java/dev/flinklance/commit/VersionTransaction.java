@@ -1,7 +1,7 @@
 package dev.flinklance.commit;
 
 import dev.flinklance.commit.VersionChange.Kind;
-import dev.flinklance.dataset.LanceErrors;
+import dev.flinklance.errors.LanceErrors;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;

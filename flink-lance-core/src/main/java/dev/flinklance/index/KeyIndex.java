@@ -1,6 +1,6 @@
 package dev.flinklance.index;
 
-import dev.flinklance.dataset.LanceCalls;
+import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.key.PrimaryKey;
 import java.util.ArrayList;
 import java.util.HashMap;

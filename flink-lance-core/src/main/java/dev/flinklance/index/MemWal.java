@@ -1,6 +1,6 @@
 package dev.flinklance.index;
 
-import dev.flinklance.dataset.LanceCalls;
+import dev.flinklance.errors.LanceCalls;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 

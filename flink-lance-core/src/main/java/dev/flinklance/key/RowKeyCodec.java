@@ -1,6 +1,6 @@
 package dev.flinklance.key;
 
-import dev.flinklance.dataset.FragmentMetadataCodec;
+import dev.flinklance.state.FragmentMetadataCodec;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

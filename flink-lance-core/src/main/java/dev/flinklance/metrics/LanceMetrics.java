@@ -1,8 +1,8 @@
 package dev.flinklance.metrics;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.NamespaceTable;
-import dev.flinklance.dataset.Secrets;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.namespace.NamespaceTable;
+import dev.flinklance.secrets.Secrets;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.MetricGroup;
 
@@ -22,7 +22,7 @@ public final class LanceMetrics {
   private LanceMetrics() {}
 
   /** The group of {@code table}'s metrics below {@code operator}: the same group on every call. */
-  public static MetricGroup tableGroup(MetricGroup operator, LanceDataset table) {
+  public static MetricGroup tableGroup(MetricGroup operator, TableRef table) {
     return operator.addGroup(GROUP).addGroup(TABLE_KEY, tableName(table));
   }
 
@@ -33,7 +33,7 @@ public final class LanceMetrics {
    * any other by its location without user info, query or trailing {@code /} ({@code
    * s3://bucket/t.lance}, {@code /data/t.lance}), with every credential the connector knows masked.
    */
-  public static String tableName(LanceDataset table) {
+  public static String tableName(TableRef table) {
     return table
         .namespaceTable()
         .map(NamespaceTable::id)

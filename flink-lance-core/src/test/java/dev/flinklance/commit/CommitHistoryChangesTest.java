@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.commit.VersionChange.Kind;
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import dev.flinklance.testing.TestTables;

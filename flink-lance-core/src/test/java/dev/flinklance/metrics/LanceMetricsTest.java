@@ -2,10 +2,10 @@ package dev.flinklance.metrics;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetOptions.ConditionalPutCheck;
-import dev.flinklance.dataset.NamespaceConnection;
-import dev.flinklance.dataset.NamespaceTable;
+import dev.flinklance.access.LanceDatasetOptions.ConditionalPutCheck;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.namespace.NamespaceConnection;
+import dev.flinklance.namespace.NamespaceTable;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -22,14 +22,14 @@ class LanceMetricsTest {
     assertThat(name("gs://someone@bucket/t.lance")).isEqualTo("gs://bucket/t.lance");
     assertThat(name("s3://bucket/a@b/t.lance")).isEqualTo("s3://bucket/a@b/t.lance");
     assertThat(name("file:///data/t.lance")).isEqualTo("file:///data/t.lance");
-    assertThat(LanceMetrics.tableName(LanceDataset.at("relative/t.lance", Map.of())))
+    assertThat(LanceMetrics.tableName(TableRef.at("relative/t.lance", Map.of())))
         .isEqualTo(Path.of("relative/t.lance").toAbsolutePath().toString());
   }
 
   @Test
   void aCredentialInTheLocationIsMasked() {
-    LanceDataset table =
-        new LanceDataset(
+    TableRef table =
+        new TableRef(
             "s3://bucket/sk-secret-9f8e7d/t.lance",
             Map.of("aws_secret_access_key", "sk-secret-9f8e7d", "aws_region", "us-east-1"));
     assertThat(LanceMetrics.tableName(table))
@@ -45,8 +45,8 @@ class LanceMetricsTest {
             "rest",
             Map.of("uri", "http://user:pass@127.0.0.1:1", "header.Authorization", "Bearer tok-1"),
             Duration.ofSeconds(1));
-    LanceDataset table =
-        new LanceDataset(
+    TableRef table =
+        new TableRef(
             "s3://bucket/generated-location-1234/users.lance",
             Map.of("aws_region", "us-east-1"),
             ConditionalPutCheck.FAIL,
@@ -55,6 +55,6 @@ class LanceMetricsTest {
   }
 
   private static String name(String uri) {
-    return LanceMetrics.tableName(new LanceDataset(uri, Map.of("aws_region", "us-east-1")));
+    return LanceMetrics.tableName(new TableRef(uri, Map.of("aws_region", "us-east-1")));
   }
 }

@@ -1,6 +1,6 @@
 package dev.flinklance.testing;
 
-import dev.flinklance.dataset.FormatSerializer;
+import dev.flinklance.state.FormatSerializer;
 import java.util.List;
 
 /**

@@ -64,8 +64,7 @@ public final class LanceTestTables {
    * Whether a table, or any trace of one being created, is at a local path or {@code file://} URI.
    */
   public static boolean exists(String uri) {
-    return Files.isDirectory(
-        dev.flinklance.dataset.StoragePaths.localPath(uri).resolve("_versions"));
+    return Files.isDirectory(dev.flinklance.store.StoragePaths.localPath(uri).resolve("_versions"));
   }
 
   /**
@@ -74,7 +73,7 @@ public final class LanceTestTables {
    * being created has the directory for a moment and no version yet (what polling must wait for).
    */
   public static boolean hasVersion(String uri) {
-    Path versions = dev.flinklance.dataset.StoragePaths.localPath(uri).resolve("_versions");
+    Path versions = dev.flinklance.store.StoragePaths.localPath(uri).resolve("_versions");
     if (!Files.isDirectory(versions)) {
       return false;
     }

@@ -1,6 +1,6 @@
 package dev.flinklance.testing;
 
-import dev.flinklance.dataset.StoragePaths;
+import dev.flinklance.store.StoragePaths;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;

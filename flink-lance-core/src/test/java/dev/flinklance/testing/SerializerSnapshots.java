@@ -35,7 +35,7 @@ import org.junit.jupiter.api.TestFactory;
  *   <li>the current format writes exactly the stored bytes, twice alike, so a layout change without
  *       a new format fails;
  *   <li>every format from 1 to one past the current that has no snapshot it reads is refused with
- *       {@link dev.flinklance.dataset.FormatSerializer}'s message (a serializer that reads an older
+ *       {@link dev.flinklance.state.FormatSerializer}'s message (a serializer that reads an older
  *       format needs that format's bytes here), and so are the stored bytes of refused formats;
  *   <li>every {@link SimpleVersionedSerializer} in the module's main classes has a snapshot, so a
  *       new format cannot escape.

@@ -1,8 +1,8 @@
 package dev.flinklance.testing;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
-import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.key.PrimaryKey;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
@@ -51,7 +51,7 @@ public final class TestTables {
   public static void create(
       String uri, RowType rowType, Map<String, Integer> vectorColumns, boolean stableRowIds) {
     try (BufferAllocator allocator = new RootAllocator()) {
-      new LanceDataset(uri, Map.of())
+      new TableRef(uri, Map.of())
           .createIfAbsent(
               allocator,
               ArrowSchemaConverter.toArrowSchema(rowType, vectorColumns),
@@ -68,7 +68,7 @@ public final class TestTables {
         PrimaryKey.of(rowType, List.of(key), uri)
             .declareIn(ArrowSchemaConverter.toArrowSchema(rowType, Map.of()));
     try (BufferAllocator allocator = new RootAllocator()) {
-      new LanceDataset(uri, Map.of())
+      new TableRef(uri, Map.of())
           .createIfAbsent(allocator, schema, false, null)
           .orElseThrow(() -> new IllegalStateException("A table at " + uri + " already exists"))
           .close();
@@ -81,7 +81,7 @@ public final class TestTables {
    */
   public static void initializeMemWal(String uri) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator)) {
       dataset.initializeMemWal(new InitializeMemWalParams().withUnsharded());
     }
   }
@@ -89,7 +89,7 @@ public final class TestTables {
   /** Lance's own delete (one Delete version). */
   public static void delete(String uri, String predicate) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator)) {
       dataset.delete(predicate);
     }
   }
@@ -100,7 +100,7 @@ public final class TestTables {
    */
   public static void upsert(String uri, RowType rowType, String key, List<RowData> rows) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator);
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator);
         ArrowReader reader = readerOf(rowType, dataset.getSchema(), rows, allocator);
         ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
       Data.exportArrayStream(allocator, reader, stream);
@@ -120,7 +120,7 @@ public final class TestTables {
   /** Lance's own compaction into fragments of up to a million rows (Rewrite versions). */
   public static void compact(String uri) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator)) {
       dataset.compact(CompactionOptions.builder().withTargetRowsPerFragment(1 << 20).build());
     }
   }
@@ -131,7 +131,7 @@ public final class TestTables {
    */
   public static void createScalarIndex(String uri, String column) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator)) {
       dataset.createIndex(
           List.of(column),
           IndexType.BTREE,
@@ -144,7 +144,7 @@ public final class TestTables {
   /** Lance's own overwrite of the table's rows with {@code rows} (one Overwrite version). */
   public static void overwrite(String uri, RowType rowType, List<RowData> rows) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator);
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator);
         ArrowReader reader = readerOf(rowType, dataset.getSchema(), rows, allocator);
         Dataset ignored =
             Dataset.write()
@@ -180,7 +180,7 @@ public final class TestTables {
   public static void append(String uri, RowType rowType, List<RowData> rows, int rowsPerFragment) {
     List<FragmentMetadata> fragments = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator)) {
       Schema schema = dataset.getSchema();
       for (int start = 0; start < rows.size(); start += rowsPerFragment) {
         try (ArrowBatchWriter batch = ArrowBatchWriter.create(rowType, schema, allocator)) {
@@ -204,7 +204,7 @@ public final class TestTables {
   public static List<Long> readLongsAt(String uri, String column, long version) {
     List<Long> values = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator, version);
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator, version);
         LanceScanner scanner =
             dataset.newScan(new ScanOptions.Builder().columns(List.of(column)).build());
         ArrowReader reader = scanner.scanBatches()) {

@@ -1,7 +1,7 @@
 package dev.flinklance.sink;
 
+import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.arrow.Compression;
-import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.key.PrimaryKey;
 import java.util.LinkedHashMap;
 import java.util.List;

@@ -1,9 +1,9 @@
 package dev.flinklance.sink;
 
-import static dev.flinklance.dataset.LanceDatasetOptions.DATA_STORAGE_VERSION;
-import static dev.flinklance.dataset.LanceDatasetOptions.PATH;
-import static dev.flinklance.dataset.LanceDatasetOptions.STABLE_ROW_IDS;
-import static dev.flinklance.dataset.LanceDatasetOptions.VECTOR_COLUMNS;
+import static dev.flinklance.access.LanceDatasetOptions.DATA_STORAGE_VERSION;
+import static dev.flinklance.access.LanceDatasetOptions.PATH;
+import static dev.flinklance.access.LanceDatasetOptions.STABLE_ROW_IDS;
+import static dev.flinklance.access.LanceDatasetOptions.VECTOR_COLUMNS;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_DEDUPE_MAX_VERSIONS;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_MAX_CONFLICT_RETRIES;
@@ -18,11 +18,11 @@ import static dev.flinklance.sink.LanceSinkOptions.SINK_ON_INVALID_RECORD;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_KEY_INDEX;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_MAX_BUFFER_SIZE;
 
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.ColumnCompression;
 import dev.flinklance.arrow.Compression;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.key.PrimaryKey;
 import java.io.Serializable;
 import java.nio.file.Path;
@@ -53,7 +53,7 @@ public final class LanceSinkConfig implements Serializable {
   private static final Set<String> UNCOMPRESSED_FORMATS = Set.of("0.1", "2.0", "legacy");
 
   private final Configuration options;
-  private final LanceDataset dataset;
+  private final TableRef dataset;
   private final String commitUser;
   private final int maxRowsPerFile;
   private final long maxBufferBytes;
@@ -217,7 +217,7 @@ public final class LanceSinkConfig implements Serializable {
     return new Configuration(options);
   }
 
-  public LanceDataset dataset() {
+  public TableRef dataset() {
     return dataset;
   }
 

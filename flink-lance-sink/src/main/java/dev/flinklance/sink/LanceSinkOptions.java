@@ -9,7 +9,7 @@ import org.apache.flink.configuration.MemorySize;
 
 /**
  * The sink's own options ({@code sink.*}). Which table, and how to create it, are {@link
- * dev.flinklance.dataset.LanceDatasetOptions}. The DataStream builder and the SQL connector write
+ * dev.flinklance.access.LanceDatasetOptions}. The DataStream builder and the SQL connector write
  * the same keys into one {@link org.apache.flink.configuration.Configuration}; {@link
  * LanceSinkConfig} validates it in one place.
  */

@@ -3,9 +3,9 @@ package dev.flinklance.sink;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.arrow.Compression;
 import dev.flinklance.arrow.UnsupportedTypeException;
-import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.testing.TestRows;
 import java.util.List;
 import java.util.Map;

@@ -1,6 +1,6 @@
 package dev.flinklance.sink;
 
-import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.testing.OptionsDocs;
 import org.junit.jupiter.api.Test;
 

@@ -1,7 +1,7 @@
 package dev.flinklance.sink;
 
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.committer.LanceCommittable;

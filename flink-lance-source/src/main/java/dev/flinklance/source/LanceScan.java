@@ -1,6 +1,6 @@
 package dev.flinklance.source;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import java.io.Serializable;
 import java.util.ArrayList;
 import java.util.List;
@@ -23,7 +23,7 @@ import org.lance.ipc.ScanOptions;
  */
 @Internal
 public record LanceScan(
-    LanceDataset dataset,
+    TableRef dataset,
     Long version,
     String tag,
     RowType rowType,

@@ -1,7 +1,7 @@
 package dev.flinklance.source;
 
+import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.filter.LanceSqlText;
 import java.time.Duration;
 import java.util.List;
@@ -151,7 +151,7 @@ public final class LanceSourceBuilder {
   /**
    * @throws IllegalArgumentException for an invalid option, a missing column, a column type without
    *     a Flink equivalent, or a filter Lance cannot take (see {@link #filter})
-   * @throws dev.flinklance.dataset.LanceDatasetException if the table or version cannot be opened
+   * @throws dev.flinklance.errors.LanceDatasetException if the table or version cannot be opened
    */
   public LanceSource build() {
     LanceSourceConfig config = LanceSourceConfig.from(options).withChangelogKey(changelogKey);

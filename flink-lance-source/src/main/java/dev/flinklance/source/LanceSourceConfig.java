@@ -13,8 +13,8 @@ import static dev.flinklance.source.LanceSourceOptions.SCAN_STREAMING;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_TAG;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_VERSION;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
@@ -32,7 +32,7 @@ import org.apache.flink.table.types.logical.RowType;
  */
 @Internal
 public record LanceSourceConfig(
-    LanceDataset dataset,
+    TableRef dataset,
     Long version,
     String tag,
     int batchSize,

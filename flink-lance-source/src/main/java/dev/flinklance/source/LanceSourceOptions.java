@@ -7,7 +7,7 @@ import org.apache.flink.configuration.ConfigOptions;
 
 /**
  * The source's options ({@code scan.*}). Which table is {@link
- * dev.flinklance.dataset.LanceDatasetOptions}; the same keys work in the DataStream builder, in
+ * dev.flinklance.access.LanceDatasetOptions}; the same keys work in the DataStream builder, in
  * {@code WITH (...)} and in a query's {@code OPTIONS} hint.
  */
 @PublicEvolving

@@ -1,11 +1,11 @@
 package dev.flinklance.source;
 
+import dev.flinklance.access.TableRef;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.CommitHistory;
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceErrors;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.LanceCalls;
+import dev.flinklance.errors.LanceErrors;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -23,7 +23,7 @@ public final class TableVersions {
   private TableVersions() {}
 
   /** The schema of the version a scan reads, as the scan produces it. */
-  public static LanceReadSchema readSchema(LanceDataset table, Long version, String tag) {
+  public static LanceReadSchema readSchema(TableRef table, Long version, String tag) {
     return LanceCalls.call(
         table.uri(),
         "cannot read the table's schema",
@@ -49,7 +49,7 @@ public final class TableVersions {
         || streaming.startupMode() == StartupMode.LATEST) {
       return read;
     }
-    LanceDataset table = config.dataset();
+    TableRef table = config.dataset();
     return LanceCalls.callOr(
         table.uri(),
         "cannot read the schema of the version the streaming read starts after",
@@ -84,8 +84,7 @@ public final class TableVersions {
    * @param version the version to open, or null
    * @param tag the tag whose version to open (when {@code version} is null), or null for latest
    */
-  public static Dataset open(
-      LanceDataset table, Long version, String tag, BufferAllocator allocator) {
+  public static Dataset open(TableRef table, Long version, String tag, BufferAllocator allocator) {
     if (version != null) {
       return table.open(allocator, version);
     }

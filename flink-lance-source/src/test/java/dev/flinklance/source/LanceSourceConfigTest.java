@@ -3,7 +3,7 @@ package dev.flinklance.source;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.source.enumerator.LanceEnumeratorState;
 import dev.flinklance.source.enumerator.LanceEnumeratorStateSerializer;
 import dev.flinklance.source.split.LanceSplit;

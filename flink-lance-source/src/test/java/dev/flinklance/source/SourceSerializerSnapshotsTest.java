@@ -1,6 +1,6 @@
 package dev.flinklance.source;
 
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.source.enumerator.LanceEnumeratorState;
 import dev.flinklance.source.enumerator.LanceEnumeratorStateSerializer;
 import dev.flinklance.source.split.LanceSplit;

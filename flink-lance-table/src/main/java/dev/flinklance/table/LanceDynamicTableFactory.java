@@ -1,13 +1,13 @@
 package dev.flinklance.table;
 
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.config.OptionFields;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.Secrets;
 import dev.flinklance.key.PrimaryKey;
+import dev.flinklance.secrets.Secrets;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.source.LanceSourceConfig;
 import dev.flinklance.source.LanceSourceOptions;
@@ -143,7 +143,7 @@ public class LanceDynamicTableFactory
   public DynamicTableSink createDynamicTableSink(Context context) {
     Map<String, String> options = validatedOptions(context);
     RowType declared = physicalRowType(context);
-    LanceDataset table =
+    TableRef table =
         LanceDatasetOptions.dataset(options.get(LanceDatasetOptions.PATH.key()), toConfig(options));
     List<String> primaryKey =
         context
@@ -212,7 +212,7 @@ public class LanceDynamicTableFactory
    */
   private static void checkReadable(
       RowType declared, LanceReadSchema schema, LanceSourceConfig config) {
-    LanceDataset table = config.dataset();
+    TableRef table = config.dataset();
     boolean pinned = config.version() != null || config.tag() != null;
     boolean lacksSome =
         declared.getFieldNames().stream().anyMatch(column -> schema.field(column).isEmpty());
@@ -242,7 +242,7 @@ public class LanceDynamicTableFactory
    * An existing table must take the declared rows, and its declared primary key must be the table's
    * (none if the table declares none); a missing one is created by the sink.
    */
-  private static void checkWritable(RowType declared, List<String> primaryKey, LanceDataset table) {
+  private static void checkWritable(RowType declared, List<String> primaryKey, TableRef table) {
     try (BufferAllocator allocator = new RootAllocator()) {
       Optional<Dataset> existing = table.openIfExists(allocator);
       if (existing.isEmpty()) {

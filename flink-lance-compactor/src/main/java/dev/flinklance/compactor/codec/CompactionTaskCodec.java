@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.codec;
 
-import dev.flinklance.dataset.FragmentMetadataCodec;
+import dev.flinklance.state.FragmentMetadataCodec;
 import java.io.IOException;
 import java.lang.reflect.Field;
 import java.util.Optional;

@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.codec;
 
-import dev.flinklance.dataset.FragmentMetadataCodec;
+import dev.flinklance.state.FragmentMetadataCodec;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;

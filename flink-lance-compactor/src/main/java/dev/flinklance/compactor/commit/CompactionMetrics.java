@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.commit;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.metrics.LanceMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -20,7 +20,7 @@ final class CompactionMetrics {
   private volatile long lastDurationMs = -1;
   private volatile long lastVersion = -1;
 
-  CompactionMetrics(MetricGroup operator, LanceDataset table) {
+  CompactionMetrics(MetricGroup operator, TableRef table) {
     MetricGroup group = LanceMetrics.tableGroup(operator, table);
     this.committed = group.counter("compactionsCommitted");
     this.failed = group.counter("compactionsFailed");

@@ -1,7 +1,7 @@
 package dev.flinklance.compactor.commit;
 
 import dev.flinklance.compactor.codec.VersionedTypeInfo;
-import dev.flinklance.dataset.FormatSerializer;
+import dev.flinklance.state.FormatSerializer;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Objects;

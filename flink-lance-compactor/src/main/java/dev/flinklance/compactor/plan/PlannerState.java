@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.plan;
 
-import dev.flinklance.dataset.FormatSerializer;
+import dev.flinklance.state.FormatSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;

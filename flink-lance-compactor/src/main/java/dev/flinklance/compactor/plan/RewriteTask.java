@@ -2,7 +2,7 @@ package dev.flinklance.compactor.plan;
 
 import dev.flinklance.compactor.codec.CompactionTaskCodec;
 import dev.flinklance.compactor.codec.VersionedTypeInfo;
-import dev.flinklance.dataset.FormatSerializer;
+import dev.flinklance.state.FormatSerializer;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.typeinfo.TypeInformation;

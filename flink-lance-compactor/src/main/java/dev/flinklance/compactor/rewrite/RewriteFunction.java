@@ -1,9 +1,9 @@
 package dev.flinklance.compactor.rewrite;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.TableHandle;
 import dev.flinklance.compactor.plan.RewriteTask;
 import dev.flinklance.concurrent.NativeWorkers;
-import dev.flinklance.dataset.LanceDataset;
 import java.util.List;
 import java.util.concurrent.ExecutorService;
 import org.apache.flink.annotation.Internal;
@@ -30,12 +30,12 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(RewriteFunction.class);
 
-  private final LanceDataset table;
+  private final TableRef table;
   private transient ExecutorService executor;
   private transient TableHandle handle;
   private transient RewriteMetrics metrics;
 
-  public RewriteFunction(LanceDataset table) {
+  public RewriteFunction(TableRef table) {
     this.table = table;
   }
 

@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.rewrite;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.metrics.LanceMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -11,7 +11,7 @@ final class RewriteMetrics {
   private final Counter failures;
   private volatile long lastDurationMs = -1;
 
-  RewriteMetrics(MetricGroup operator, LanceDataset table) {
+  RewriteMetrics(MetricGroup operator, TableRef table) {
     MetricGroup group = LanceMetrics.tableGroup(operator, table);
     this.tasks = group.counter("rewriteTasks");
     this.failures = group.counter("rewriteFailures");

@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.sidefile;
 
-import dev.flinklance.dataset.StoragePaths;
+import dev.flinklance.store.StoragePaths;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;

@@ -1,7 +1,7 @@
 package dev.flinklance.compactor.sidefile;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.StoragePaths;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.store.StoragePaths;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
@@ -52,7 +52,7 @@ public interface SideFiles extends AutoCloseable {
    * storage client cannot be built, every call of the side files fails with the reason (a compactor
    * must not fail the job it runs in).
    */
-  static Optional<SideFiles> of(LanceDataset table) {
+  static Optional<SideFiles> of(TableRef table) {
     String uri = table.uri();
     try {
       switch (scheme(uri)) {

@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.sidefile;
 
-import dev.flinklance.dataset.Secrets;
+import dev.flinklance.secrets.Secrets;
 import java.io.IOException;
 import java.util.List;
 

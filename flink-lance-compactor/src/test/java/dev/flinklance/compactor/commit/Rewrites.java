@@ -1,9 +1,9 @@
 package dev.flinklance.compactor.commit;
 
+import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.sidefile.SideFiles;
-import dev.flinklance.dataset.LanceDatasetOptions;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

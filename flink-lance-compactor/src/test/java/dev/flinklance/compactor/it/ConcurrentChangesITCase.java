@@ -4,6 +4,7 @@ import static dev.flinklance.compactor.testing.LineageTables.append;
 import static dev.flinklance.compactor.testing.LineageTables.createStable;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.CompactionTopology;
 import dev.flinklance.compactor.commit.CompactionSummary;
@@ -11,7 +12,6 @@ import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
 import dev.flinklance.compactor.plan.PlanRequest;
 import dev.flinklance.compactor.rewrite.RewriteFunction;
 import dev.flinklance.compactor.testing.LineageTables;
-import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import java.io.Serializable;

@@ -2,11 +2,11 @@ package dev.flinklance.compactor.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.compactor.testing.LineageTables;
-import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.testing.S3TestServer;
 import java.util.ArrayList;
 import java.util.List;
@@ -58,7 +58,7 @@ class S3CompactionITCase {
             rowIds.stream().map(id -> Long.parseLong((String) before.get(id).get(0))).toList());
 
     // an orphan (a compaction that never committed) goes; the referenced file stays
-    try (SideFiles files = SideFiles.of(new LanceDataset(uri, storage)).orElseThrow()) {
+    try (SideFiles files = SideFiles.of(new TableRef(uri, storage)).orElseThrow()) {
       files.write(SideFiles.PREFIX + "orphan.bin", new byte[] {1, 2, 3});
     }
     Thread.sleep(20);

@@ -5,12 +5,12 @@ import static dev.flinklance.compactor.testing.LineageTables.createStable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.lineage.RowIdMetaJson;
 import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.compactor.testing.LineageTables;
-import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestRows;
@@ -75,7 +75,7 @@ class StandaloneCompactionITCase {
     String table = dir.resolve("orphans").toString();
     createStable(table);
     append(table, 0, 100, 1);
-    try (SideFiles files = SideFiles.of(new LanceDataset(table, Map.of())).orElseThrow()) {
+    try (SideFiles files = SideFiles.of(new TableRef(table, Map.of())).orElseThrow()) {
       files.write(SideFiles.PREFIX + "orphan.bin", new byte[] {1, 2, 3});
     }
 

@@ -2,7 +2,7 @@ package dev.flinklance.compactor.sidefile;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.testing.S3TestServer;
 import java.util.List;
 import java.util.stream.IntStream;
@@ -17,10 +17,9 @@ class S3SideFilesITCase {
   void listsEverySideFileAcrossPagesAndNothingElse() throws Exception {
     String table = S3.newUri("pages");
     int count = 1_005; // S3 lists at most 1,000 keys per page
-    try (SideFiles files =
-            SideFiles.of(new LanceDataset(table, S3.storageOptions())).orElseThrow();
+    try (SideFiles files = SideFiles.of(new TableRef(table, S3.storageOptions())).orElseThrow();
         SideFiles neighbour =
-            SideFiles.of(new LanceDataset(table + "-x", S3.storageOptions())).orElseThrow()) {
+            SideFiles.of(new TableRef(table + "-x", S3.storageOptions())).orElseThrow()) {
       for (int i = 0; i < count; i++) {
         files.write(String.format("%s%04d.bin", SideFiles.PREFIX, i), new byte[] {(byte) i});
       }

@@ -1,9 +1,9 @@
 package dev.flinklance.sink.aggregator;
 
+import dev.flinklance.access.TableRef;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.PermanentDatasetException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.committer.LanceCommittable;
@@ -53,7 +53,7 @@ public final class CommitAggregator
   private static final Logger LOG = LoggerFactory.getLogger(CommitAggregator.class);
 
   private final String configuredCommitUser;
-  private final LanceDataset table;
+  private final TableRef table;
   private final boolean overwrite;
   private transient TreeMap<Long, CheckpointWrites> pending;
   private transient ListState<String> commitUserState;

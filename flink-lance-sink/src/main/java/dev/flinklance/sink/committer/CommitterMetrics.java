@@ -1,6 +1,6 @@
 package dev.flinklance.sink.committer;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.metrics.LanceMetrics;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
@@ -16,7 +16,7 @@ final class CommitterMetrics {
   private volatile long lastCommittedVersion = -1;
   private volatile long lastCommittedCheckpoint = -1;
 
-  CommitterMetrics(MetricGroup operator, LanceDataset table) {
+  CommitterMetrics(MetricGroup operator, TableRef table) {
     MetricGroup group = LanceMetrics.tableGroup(operator, table);
     this.committedFragments = group.counter("committedFragments");
     this.committedRows = group.counter("committedRows");

@@ -1,6 +1,6 @@
 package dev.flinklance.sink.committer;
 
-import dev.flinklance.dataset.LanceCalls;
+import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.index.KeyLookup;
 import dev.flinklance.key.PrimaryKey;
 import java.util.ArrayList;

@@ -1,7 +1,7 @@
 package dev.flinklance.sink.committer;
 
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.key.RowKey;
 import java.util.List;
 import org.apache.flink.annotation.Internal;

@@ -1,10 +1,10 @@
 package dev.flinklance.sink.committer;
 
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.FormatSerializer;
-import dev.flinklance.dataset.FragmentMetadataCodec;
-import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.key.RowKeyCodec;
+import dev.flinklance.state.FormatSerializer;
+import dev.flinklance.state.FragmentMetadataCodec;
 import java.io.IOException;
 import java.util.List;
 import org.apache.flink.annotation.Internal;

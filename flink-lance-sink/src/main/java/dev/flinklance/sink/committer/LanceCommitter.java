@@ -1,16 +1,16 @@
 package dev.flinklance.sink.committer;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.commit.CommitHistory.RunProgress;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.ConditionalPutProbe;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceErrors;
-import dev.flinklance.dataset.LanceErrors.Kind;
-import dev.flinklance.dataset.LanceRetries;
+import dev.flinklance.errors.LanceErrors;
+import dev.flinklance.errors.LanceErrors.Kind;
+import dev.flinklance.errors.LanceRetries;
 import dev.flinklance.index.KeyIndex;
 import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.store.ConditionalPutProbe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -57,7 +57,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
 
   private final LanceSinkConfig config;
   private final StampedCommit stampedCommit;
-  private final LanceDataset table;
+  private final TableRef table;
   private final CommitterMetrics metrics;
 
   /** Per sink run: the highest sequence number known to be in the table (0: none). */

@@ -1,10 +1,10 @@
 package dev.flinklance.sink.committer;
 
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceErrors.Kind;
-import dev.flinklance.dataset.LanceRetries;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.access.VersionMark;
+import dev.flinklance.errors.LanceCalls;
+import dev.flinklance.errors.LanceErrors.Kind;
+import dev.flinklance.errors.LanceRetries;
 import dev.flinklance.key.PrimaryKey;
 import java.io.Serializable;
 import java.util.EnumSet;
@@ -23,14 +23,14 @@ class StampedCommit implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(StampedCommit.class);
 
-  private final LanceDataset table;
+  private final TableRef table;
   private final int maxConflictRetries;
   private final PrimaryKey key;
 
   /**
    * @param key the rows' primary key, or null for a sink that appends
    */
-  StampedCommit(LanceDataset table, int maxConflictRetries, PrimaryKey key) {
+  StampedCommit(TableRef table, int maxConflictRetries, PrimaryKey key) {
     this.table = table;
     this.maxConflictRetries = maxConflictRetries;
     this.key = key;

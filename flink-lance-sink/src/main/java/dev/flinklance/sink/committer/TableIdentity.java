@@ -1,11 +1,11 @@
 package dev.flinklance.sink.committer;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceErrors;
-import dev.flinklance.dataset.LanceErrors.Kind;
-import dev.flinklance.dataset.TableReplacedException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.access.VersionMark;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.LanceErrors;
+import dev.flinklance.errors.LanceErrors.Kind;
+import dev.flinklance.errors.TableReplacedException;
 import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
@@ -20,13 +20,13 @@ import org.lance.Dataset;
  * committed or one checked against the version known before ({@link VersionMark#sameTable}).
  */
 final class TableIdentity implements AutoCloseable {
-  private final LanceDataset table;
+  private final TableRef table;
   private final BufferAllocator allocator;
   private final Set<VersionMark> verifiedRunStarts = new HashSet<>();
   private Dataset dataset;
   private VersionMark known;
 
-  TableIdentity(LanceDataset table, BufferAllocator allocator) {
+  TableIdentity(TableRef table, BufferAllocator allocator) {
     this.table = table;
     this.allocator = allocator;
     this.dataset = openExisting(table, allocator);
@@ -39,11 +39,11 @@ final class TableIdentity implements AutoCloseable {
    * writer is putting. A restart retries; a table that really was deleted is recreated by the
    * writers and then refused by {@link #verify}.
    */
-  private static Dataset openExisting(LanceDataset table, BufferAllocator allocator) {
+  private static Dataset openExisting(TableRef table, BufferAllocator allocator) {
     return table.openIfExists(allocator).orElseThrow(() -> notFound(table));
   }
 
-  private static LanceDatasetException notFound(LanceDataset table) {
+  private static LanceDatasetException notFound(TableRef table) {
     return new LanceDatasetException(
         table.uri(),
         "the table the writers wrote into is not found; retrying after a restart",
@@ -56,7 +56,7 @@ final class TableIdentity implements AutoCloseable {
   }
 
   /**
-   * @throws dev.flinklance.dataset.TableReplacedException if the table is not the one the known
+   * @throws dev.flinklance.errors.TableReplacedException if the table is not the one the known
    *     version, or {@code runStart}, was taken from
    */
   void verify(VersionMark runStart) {

@@ -1,7 +1,7 @@
 package dev.flinklance.sink.writer;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.errors.LanceDatasetException;
 import java.util.List;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -27,7 +27,7 @@ final class FragmentStream {
   private static final long POLL_MS = 100;
   private static final long ABORT_WAIT_MS = 30_000;
 
-  private final LanceDataset table;
+  private final TableRef table;
   private final HandoffReader reader;
   private final ExecutorService thread;
   private final Future<List<FragmentMetadata>> written;
@@ -39,7 +39,7 @@ final class FragmentStream {
    * @param allocator owns the batches once sent; a child of the writer's allocator
    */
   FragmentStream(
-      LanceDataset table,
+      TableRef table,
       BufferAllocator allocator,
       Schema schema,
       FileLayout layout,
@@ -57,7 +57,7 @@ final class FragmentStream {
   }
 
   private static List<FragmentMetadata> write(
-      LanceDataset table, BufferAllocator allocator, HandoffReader reader, FileLayout layout)
+      TableRef table, BufferAllocator allocator, HandoffReader reader, FileLayout layout)
       throws Exception {
     try (ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator)) {
       Data.exportArrayStream(allocator, reader, stream);

@@ -1,11 +1,11 @@
 package dev.flinklance.sink.writer;
 
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.PermanentDatasetException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.writer.FragmentStream.FileLayout;

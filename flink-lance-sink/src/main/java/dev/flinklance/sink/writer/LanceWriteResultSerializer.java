@@ -1,8 +1,8 @@
 package dev.flinklance.sink.writer;
 
-import dev.flinklance.dataset.FormatSerializer;
-import dev.flinklance.dataset.FragmentMetadataCodec;
 import dev.flinklance.key.RowKeyCodec;
+import dev.flinklance.state.FormatSerializer;
+import dev.flinklance.state.FragmentMetadataCodec;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;

@@ -1,10 +1,10 @@
 package dev.flinklance.sink.writer;
 
-import dev.flinklance.dataset.ConditionalPutProbe;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceRetries;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.access.VersionMark;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.LanceRetries;
+import dev.flinklance.store.ConditionalPutProbe;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -21,7 +21,7 @@ import org.slf4j.LoggerFactory;
  * Makes sure the table exists before anything is written: checks that its object store honours
  * Lance's create-only commits ({@link ConditionalPutProbe}), then opens it, or creates it with the
  * stream's schema. Safe to run from every writer subtask at once: it never leaves another writer's
- * table overwritten (see {@link LanceDataset#createIfAbsent}).
+ * table overwritten (see {@link TableRef#createIfAbsent}).
  */
 @Internal
 public final class TableBootstrap {
@@ -48,7 +48,7 @@ public final class TableBootstrap {
    *     subtasks of one job from racing each other (a race is undone, but leaves extra versions)
    */
   public static TableLayout ensureTable(
-      LanceDataset table,
+      TableRef table,
       BufferAllocator allocator,
       Schema streamSchema,
       boolean stableRowIds,
@@ -75,7 +75,7 @@ public final class TableBootstrap {
     }
   }
 
-  private static Optional<Dataset> awaitTable(LanceDataset table, BufferAllocator allocator) {
+  private static Optional<Dataset> awaitTable(TableRef table, BufferAllocator allocator) {
     try {
       return LanceRetries.poll(
           CREATOR_WAIT, () -> table.openIfExists(allocator), Optional::isPresent);

@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.committer.LanceCommittable;

@@ -1,7 +1,7 @@
 package dev.flinklance.sink.bench;
 
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommitter;

@@ -1,9 +1,9 @@
 package dev.flinklance.sink.bench;
 
+import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.ColumnCompression;
 import dev.flinklance.arrow.Compression;
-import dev.flinklance.dataset.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.LanceSinkConfig;

@@ -1,8 +1,8 @@
 package dev.flinklance.sink.bench;
 
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.index.KeyIndex;
 import dev.flinklance.index.KeyLookup;
 import dev.flinklance.key.PrimaryKey;

@@ -4,12 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.groups.Tuple.tuple;
 
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.PermanentDatasetException;
-import dev.flinklance.dataset.TableReplacedException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.sink.testing.RecordingCommitRequest;

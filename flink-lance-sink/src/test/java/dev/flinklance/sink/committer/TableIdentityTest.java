@@ -3,9 +3,9 @@ package dev.flinklance.sink.committer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.TableReplacedException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.access.VersionMark;
+import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFiles;
 import dev.flinklance.testing.TestFragments;
@@ -32,7 +32,7 @@ class TableIdentityTest {
   @Test
   void refreshMovesToVersionsOthersCommitted() {
     try (BufferAllocator allocator = new RootAllocator();
-        TableIdentity identity = new TableIdentity(LanceDataset.at(table, Map.of()), allocator)) {
+        TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()), allocator)) {
       LanceTestTables.appendFragments(table, TestFragments.write(table, 3));
       identity.refresh();
       assertThat(identity.dataset().version()).isEqualTo(3);
@@ -43,7 +43,7 @@ class TableIdentityTest {
   @Test
   void refreshRefusesATableRecreatedWithMoreVersions() {
     try (BufferAllocator allocator = new RootAllocator();
-        TableIdentity identity = new TableIdentity(LanceDataset.at(table, Map.of()), allocator)) {
+        TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()), allocator)) {
       TestFragments.recreateTable(table, 4);
       assertThatThrownBy(identity::refresh)
           .isInstanceOf(TableReplacedException.class)
@@ -55,7 +55,7 @@ class TableIdentityTest {
   @Test
   void refreshRefusesATableRecreatedWithFewerVersions() {
     try (BufferAllocator allocator = new RootAllocator();
-        TableIdentity identity = new TableIdentity(LanceDataset.at(table, Map.of()), allocator)) {
+        TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()), allocator)) {
       TestFragments.recreateTable(table, 1);
       assertThatThrownBy(identity::refresh)
           .isInstanceOf(TableReplacedException.class)
@@ -66,7 +66,7 @@ class TableIdentityTest {
   @Test
   void refreshOfADroppedTableSaysItIsGone() throws Exception {
     try (BufferAllocator allocator = new RootAllocator();
-        TableIdentity identity = new TableIdentity(LanceDataset.at(table, Map.of()), allocator)) {
+        TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()), allocator)) {
       TestFiles.deleteRecursively(Path.of(table));
       assertThatThrownBy(identity::refresh)
           .isInstanceOf(TableReplacedException.class)

@@ -3,11 +3,11 @@ package dev.flinklance.sink.committer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.TableReplacedException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.index.KeyIndex;
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.key.PrimaryKey;

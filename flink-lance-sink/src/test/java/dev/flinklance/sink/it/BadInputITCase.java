@@ -3,8 +3,8 @@ package dev.flinklance.sink.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.testing.LanceTestTables;

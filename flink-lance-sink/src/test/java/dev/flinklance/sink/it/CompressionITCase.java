@@ -104,7 +104,7 @@ class CompressionITCase {
         table,
         b ->
             b.compression(Compression.ZSTD)
-                .set(dev.flinklance.dataset.LanceDatasetOptions.DATA_STORAGE_VERSION, "2.1"));
+                .set(dev.flinklance.access.LanceDatasetOptions.DATA_STORAGE_VERSION, "2.1"));
     assertThat(LanceTestTables.fileFormat(table)).isEqualTo("2.1");
     assertThat(LanceTestTables.fieldMetadata(table).get("action"))
         .containsEntry(SCHEME_KEY, "zstd");

@@ -2,7 +2,7 @@ package dev.flinklance.sink.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.TableReplacedException;
+import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;

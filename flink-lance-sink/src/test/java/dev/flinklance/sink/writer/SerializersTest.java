@@ -3,8 +3,8 @@ package dev.flinklance.sink.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.dataset.VersionMark;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommittableSerializer;
 import java.io.IOException;

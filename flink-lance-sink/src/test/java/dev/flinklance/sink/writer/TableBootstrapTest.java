@@ -2,7 +2,7 @@ package dev.flinklance.sink.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import java.nio.file.Path;
@@ -77,7 +77,7 @@ class TableBootstrapTest {
 
   private static void ensureConcurrently(String uri, int callers, IntPredicate creator)
       throws Exception {
-    LanceDataset table = new LanceDataset(uri, Map.of());
+    TableRef table = new TableRef(uri, Map.of());
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(callers);
     try {
@@ -116,7 +116,7 @@ class TableBootstrapTest {
 
     try (BufferAllocator allocator = new RootAllocator()) {
       assertThat(
-              new LanceDataset(uri, Map.of())
+              new TableRef(uri, Map.of())
                   .createIfAbsent(allocator, TestFragments.SCHEMA, false, null))
           .as("someone else's table: open it instead")
           .isEmpty();
@@ -136,7 +136,7 @@ class TableBootstrapTest {
     Schema other = new Schema(List.of(Field.notNullable("other", new ArrowType.Int(32, true))));
 
     try (BufferAllocator allocator = new RootAllocator()) {
-      assertThat(new LanceDataset(uri, Map.of()).createIfAbsent(allocator, other, false, null))
+      assertThat(new TableRef(uri, Map.of()).createIfAbsent(allocator, other, false, null))
           .isEmpty();
     }
     assertThat(LanceTestTables.readLongs(uri, "id")).containsExactlyInAnyOrder(1L, 2L);
@@ -147,7 +147,7 @@ class TableBootstrapTest {
     String uri = dir.resolve("t").toString();
     try (BufferAllocator allocator = new RootAllocator();
         org.lance.Dataset created =
-            new LanceDataset(uri, Map.of())
+            new TableRef(uri, Map.of())
                 .createIfAbsent(allocator, TestFragments.SCHEMA, false, null)
                 .orElseThrow()) {
       assertThat(created.getLanceFileFormatVersion()).isEqualTo("2.1");
@@ -160,7 +160,7 @@ class TableBootstrapTest {
     String uri = dir.resolve("t").toString();
     try (BufferAllocator allocator = new RootAllocator();
         org.lance.Dataset created =
-            new LanceDataset(uri, Map.of())
+            new TableRef(uri, Map.of())
                 .createIfAbsent(allocator, TestFragments.SCHEMA, true, "2.2")
                 .orElseThrow()) {
       assertThat(created.version()).isEqualTo(1);
@@ -177,7 +177,7 @@ class TableBootstrapTest {
     try (BufferAllocator allocator = new RootAllocator()) {
       TableBootstrap.TableLayout layout =
           TableBootstrap.ensureTable(
-              new LanceDataset(uri, Map.of()), allocator, TestFragments.SCHEMA, true, "2.2", true);
+              new TableRef(uri, Map.of()), allocator, TestFragments.SCHEMA, true, "2.2", true);
       assertThat(layout.dataStorageVersion())
           .as("an existing table keeps its format")
           .isEqualTo("2.1");

@@ -1,12 +1,12 @@
 package dev.flinklance.source.enumerator;
 
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.commit.VersionChange;
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.PermanentDatasetException;
-import dev.flinklance.dataset.TableReplacedException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.LanceCalls;
+import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.OnDelete;
 import dev.flinklance.source.OnOverwrite;

@@ -1,6 +1,6 @@
 package dev.flinklance.source.enumerator;
 
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.source.split.LanceSplit;
 import java.util.List;
 import org.apache.flink.annotation.Internal;

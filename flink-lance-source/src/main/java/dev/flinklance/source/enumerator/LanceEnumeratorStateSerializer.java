@@ -1,9 +1,9 @@
 package dev.flinklance.source.enumerator;
 
-import dev.flinklance.dataset.FormatSerializer;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.source.split.LanceSplit;
 import dev.flinklance.source.split.LanceSplitSerializer;
+import dev.flinklance.state.FormatSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,8 +1,8 @@
 package dev.flinklance.source.enumerator;
 
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.PermanentDatasetException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.access.VersionMark;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.split.LanceSplit;
 import java.util.Collection;

@@ -1,6 +1,6 @@
 package dev.flinklance.source.enumerator;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.metrics.LanceMetrics;
 import org.apache.flink.metrics.MetricGroup;
 import org.apache.flink.metrics.groups.SplitEnumeratorMetricGroup;
@@ -14,7 +14,7 @@ final class SourceMetrics {
   private volatile long versionRead = -1;
   private volatile long unassignedSplits;
 
-  SourceMetrics(SplitEnumeratorMetricGroup enumerator, LanceDataset table) {
+  SourceMetrics(SplitEnumeratorMetricGroup enumerator, TableRef table) {
     enumerator.setUnassignedSplitsGauge(() -> unassignedSplits);
     MetricGroup group = LanceMetrics.tableGroup(enumerator, table);
     group.gauge("currentVersion", () -> versionRead);

@@ -1,10 +1,10 @@
 package dev.flinklance.source.enumerator;
 
+import dev.flinklance.access.TableRef;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.PermanentDatasetException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.LanceCalls;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.ReadableAs;
 import dev.flinklance.source.TableVersions;
@@ -31,7 +31,7 @@ public final class SplitPlanner {
   private SplitPlanner() {}
 
   public static List<LanceSplit> plan(LanceScan scan) {
-    LanceDataset table = scan.dataset();
+    TableRef table = scan.dataset();
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = TableVersions.open(table, scan.version(), scan.tag(), allocator)) {
       long version = dataset.version();

@@ -1,6 +1,6 @@
 package dev.flinklance.source.split;
 
-import dev.flinklance.dataset.FormatSerializer;
+import dev.flinklance.state.FormatSerializer;
 import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;

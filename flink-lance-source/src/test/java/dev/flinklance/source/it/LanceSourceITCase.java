@@ -3,7 +3,7 @@ package dev.flinklance.source.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.testing.SourceTestCluster;

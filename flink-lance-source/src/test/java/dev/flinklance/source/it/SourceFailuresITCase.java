@@ -3,7 +3,7 @@ package dev.flinklance.source.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.testing.SourceTestCluster;
 import dev.flinklance.testing.TestRows;

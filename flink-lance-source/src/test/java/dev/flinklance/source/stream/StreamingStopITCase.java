@@ -3,7 +3,7 @@ package dev.flinklance.source.stream;
 import static org.apache.flink.core.execution.SavepointFormatType.CANONICAL;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.source.testing.SourceTestCluster;

@@ -1,6 +1,6 @@
 package dev.flinklance.table.catalog;
 
-import dev.flinklance.dataset.Secrets;
+import dev.flinklance.secrets.Secrets;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.exceptions.CatalogException;
 

@@ -1,10 +1,10 @@
 package dev.flinklance.table.catalog;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.filter.LanceSqlText;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -51,9 +51,9 @@ final class DatabaseRegistry {
               .notNull()
               .getLogicalType();
 
-  private final LanceDataset table;
+  private final TableRef table;
 
-  DatabaseRegistry(LanceDataset table) {
+  DatabaseRegistry(TableRef table) {
     this.table = table;
   }
 

@@ -1,13 +1,13 @@
 package dev.flinklance.table.catalog;
 
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.CommitHistory;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.NamespaceException;
+import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.key.PrimaryKey;
+import dev.flinklance.namespace.NamespaceException;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.source.LanceSourceOptions;
 import dev.flinklance.table.LanceDynamicTableFactory;
@@ -62,17 +62,17 @@ import org.lance.namespace.errors.LanceNamespaceException;
 /**
  * {@code CREATE CATALOG lake WITH ('type' = 'lance', 'impl' = 'dir', 'root' = ...)}: databases are
  * namespaces of a Lance Namespace (or, for a catalog of the first version, directories of a
- * warehouse: see {@link CatalogStore}), tables are the Lance tables in them. A table's schema is
+ * warehouse: see {@link CatalogBackend}), tables are the Lance tables in them. A table's schema is
  * read from the table itself; the options given at CREATE TABLE live in the table's config, so
  * every session (and every Lance reader) sees them. State lives only in the namespace and the
  * tables: two sessions that create the same catalog see the same databases, tables and options.
  */
 @Internal
 public class LanceCatalog extends AbstractCatalog {
-  private final CatalogStore store;
+  private final CatalogBackend store;
   private BufferAllocator allocator;
 
-  LanceCatalog(String name, String defaultDatabase, CatalogStore store) {
+  LanceCatalog(String name, String defaultDatabase, CatalogBackend store) {
     super(name, defaultDatabase);
     this.store = store;
     store.checkName("database", defaultDatabase);
@@ -180,7 +180,7 @@ public class LanceCatalog extends AbstractCatalog {
                       + " it there). Nothing was dropped.",
                   name, String.join(", ", unlisted))));
     }
-    Map<ObjectPath, LanceDataset> found = new LinkedHashMap<>();
+    Map<ObjectPath, TableRef> found = new LinkedHashMap<>();
     for (String table : tables) {
       ObjectPath path = new ObjectPath(name, table);
       catalog(() -> store.table(path)).ifPresent(place -> found.put(path, place));
@@ -215,8 +215,7 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public CatalogBaseTable getTable(ObjectPath path) throws TableNotExistException {
-    LanceDataset table =
-        resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
+    TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     try (Dataset dataset = openExisting(path, table)) {
       LanceReadSchema schema = LanceReadSchema.of(dataset);
       RowType rowType = schema.rowType();
@@ -247,8 +246,7 @@ public class LanceCatalog extends AbstractCatalog {
   @Override
   public CatalogBaseTable getTable(ObjectPath path, long timestamp) throws TableNotExistException {
     CatalogTable latest = (CatalogTable) getTable(path);
-    LanceDataset table =
-        resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
+    TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     CommitHistory.VersionsBy found;
     try (Dataset dataset = openExisting(path, table)) {
       found = CommitHistory.committedBy(dataset, timestamp);
@@ -281,7 +279,7 @@ public class LanceCatalog extends AbstractCatalog {
   }
 
   /** The table's place, if its database exists and the store knows the table. */
-  private Optional<LanceDataset> resolve(ObjectPath path) {
+  private Optional<TableRef> resolve(ObjectPath path) {
     store.checkName("database", path.getDatabaseName());
     store.checkName("table", path.getObjectName());
     if (!databaseExists(path.getDatabaseName())) {
@@ -291,7 +289,7 @@ public class LanceCatalog extends AbstractCatalog {
   }
 
   /** Whether a Lance table is at the place (a namespace may know a table only declared). */
-  private boolean hasData(LanceDataset table) {
+  private boolean hasData(TableRef table) {
     try (BufferAllocator scoped = new RootAllocator()) {
       Optional<Dataset> dataset = catalog(() -> table.openIfExists(scoped));
       dataset.ifPresent(Dataset::close);
@@ -301,7 +299,7 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public void dropTable(ObjectPath path, boolean ignoreIfNotExists) throws TableNotExistException {
-    Optional<LanceDataset> table = resolve(path);
+    Optional<TableRef> table = resolve(path);
     if (table.isEmpty() || !hasData(table.get())) {
       if (ignoreIfNotExists) {
         return;
@@ -353,10 +351,10 @@ public class LanceCatalog extends AbstractCatalog {
       }
       throw new TableAlreadyExistException(getName(), path);
     }
-    Optional<LanceDataset> declared = catalog(() -> store.declare(path));
+    Optional<TableRef> declared = catalog(() -> store.declare(path));
     // A name the store knows without a table behind it (a creation that died half-way, another
     // engine's declaration) gets its table now, where the store put it.
-    LanceDataset lance =
+    TableRef lance =
         declared
             .or(() -> catalog(() -> store.table(path)).filter(found -> !hasData(found)))
             .orElse(null);
@@ -443,8 +441,7 @@ public class LanceCatalog extends AbstractCatalog {
                 + change);
       }
     }
-    LanceDataset table =
-        resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
+    TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     try (BufferAllocator scoped = new RootAllocator();
         Dataset dataset = table.open(scoped)) {
       if (!set.isEmpty()) {
@@ -495,7 +492,7 @@ public class LanceCatalog extends AbstractCatalog {
   }
 
   /** The table a procedure names (see {@link TableArgument}). */
-  private LanceDataset procedureTable(String name) {
+  private TableRef procedureTable(String name) {
     ObjectPath path = TableArgument.parse(name, getDefaultDatabase());
     return resolve(path)
         .filter(this::hasData)
@@ -509,12 +506,12 @@ public class LanceCatalog extends AbstractCatalog {
 
   // ---- helpers
 
-  private Dataset openExisting(ObjectPath path, LanceDataset table) throws TableNotExistException {
+  private Dataset openExisting(ObjectPath path, TableRef table) throws TableNotExistException {
     return catalog(() -> table.openIfExists(allocator))
         .orElseThrow(() -> new TableNotExistException(getName(), path));
   }
 
-  private void drop(ObjectPath path, LanceDataset table) {
+  private void drop(ObjectPath path, TableRef table) {
     catalog(
         () -> {
           store.dropTable(path, table);

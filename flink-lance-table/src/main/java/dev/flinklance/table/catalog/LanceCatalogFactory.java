@@ -1,7 +1,7 @@
 package dev.flinklance.table.catalog;
 
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.NamespaceConnection;
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.namespace.NamespaceConnection;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;

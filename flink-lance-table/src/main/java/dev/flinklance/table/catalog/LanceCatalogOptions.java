@@ -11,7 +11,7 @@ import org.apache.flink.configuration.ConfigOptions;
  * key that is not one of these is a property of the namespace and passed to it as it is (for
  * example {@code header.Authorization}, {@code delimiter}, {@code tls.*}, {@code
  * manifest_enabled}); {@code storage.*} (see {@link
- * dev.flinklance.dataset.LanceDatasetOptions#STORAGE_PREFIX}) goes both to the namespace and to
+ * dev.flinklance.access.LanceDatasetOptions#STORAGE_PREFIX}) goes both to the namespace and to
  * every table.
  */
 @PublicEvolving

@@ -1,11 +1,11 @@
 package dev.flinklance.table.catalog;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.NamespaceConnection;
-import dev.flinklance.dataset.NamespaceTable;
-import dev.flinklance.dataset.Secrets;
-import dev.flinklance.dataset.StoragePaths;
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.namespace.NamespaceConnection;
+import dev.flinklance.namespace.NamespaceTable;
+import dev.flinklance.secrets.Secrets;
+import dev.flinklance.store.StoragePaths;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -58,7 +58,7 @@ import org.slf4j.LoggerFactory;
  * vended storage options), so the same tables are lance-spark's, LanceDB's and pylance's. Only the
  * {@link NamespaceConnection} talks to the namespace, the same way for every implementation.
  */
-final class NamespaceStore implements CatalogStore {
+final class NamespaceStore implements CatalogBackend {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceStore.class);
   static final String COMMENT = "comment";
 
@@ -301,7 +301,7 @@ final class NamespaceStore implements CatalogStore {
   }
 
   @Override
-  public Optional<LanceDataset> table(ObjectPath path) {
+  public Optional<TableRef> table(ObjectPath path) {
     List<String> id = tableId(path);
     NamespaceTable table = new NamespaceTable(connection, id);
     DescribeTableResponse described;
@@ -313,14 +313,14 @@ final class NamespaceStore implements CatalogStore {
     return Optional.of(dataset(described.getLocation(), table));
   }
 
-  private LanceDataset dataset(String location, NamespaceTable table) {
+  private TableRef dataset(String location, NamespaceTable table) {
     if (location == null || location.isBlank()) {
       throw new CatalogException(
           String.format("%s gave no location for %s", connection, table.id()));
     }
     return invalid(
         () ->
-            new LanceDataset(
+            new TableRef(
                 location,
                 storageOptions,
                 LanceDatasetOptions.OBJECT_STORE_CONDITIONAL_PUT_CHECK.defaultValue(),
@@ -328,7 +328,7 @@ final class NamespaceStore implements CatalogStore {
   }
 
   @Override
-  public Optional<LanceDataset> declare(ObjectPath path) {
+  public Optional<TableRef> declare(ObjectPath path) {
     if (!singleLevel && path.getDatabaseName().equals(defaultDatabase)) {
       createNamespace(namespaceId(defaultDatabase), Map.of()); // the catalog's default database
     }
@@ -354,7 +354,7 @@ final class NamespaceStore implements CatalogStore {
   @Override
   public void abandon(ObjectPath path) {
     try {
-      Optional<LanceDataset> declared = table(path);
+      Optional<TableRef> declared = table(path);
       if (declared.isPresent() && !holdsTable(declared.get(), declared.get().storageOptions())) {
         if (ownLocation(tableId(path), declared.get().uri())) {
           dropName(path);
@@ -383,7 +383,7 @@ final class NamespaceStore implements CatalogStore {
    * written at {@code ü}; a space on S3: reserved at {@code a b}, written at {@code a%20b}).
    */
   @Override
-  public void dropTable(ObjectPath path, LanceDataset table) {
+  public void dropTable(ObjectPath path, TableRef table) {
     if (!ownLocation(tableId(path), table.uri())) {
       deregister(path, table);
       return;
@@ -414,7 +414,7 @@ final class NamespaceStore implements CatalogStore {
   }
 
   /** The namespace forgets the table; its data stays. */
-  private void deregister(ObjectPath path, LanceDataset table) {
+  private void deregister(ObjectPath path, TableRef table) {
     try {
       call(() -> namespace().deregisterTable(new DeregisterTableRequest().id(tableId(path))));
       LOG.info(
@@ -436,9 +436,9 @@ final class NamespaceStore implements CatalogStore {
     }
   }
 
-  private static boolean holdsTable(LanceDataset place, Map<String, String> options) {
+  private static boolean holdsTable(TableRef place, Map<String, String> options) {
     try (BufferAllocator allocator = new RootAllocator()) {
-      Optional<Dataset> dataset = new LanceDataset(place.uri(), options).openIfExists(allocator);
+      Optional<Dataset> dataset = new TableRef(place.uri(), options).openIfExists(allocator);
       dataset.ifPresent(Dataset::close);
       return dataset.isPresent();
     }
@@ -545,7 +545,7 @@ final class NamespaceStore implements CatalogStore {
       return call.get();
     } catch (LanceNamespaceException e) {
       throw e;
-    } catch (dev.flinklance.dataset.NamespaceException e) {
+    } catch (dev.flinklance.namespace.NamespaceException e) {
       throw CatalogFailures.catalog(e.getMessage(), e);
     }
   }

@@ -1,6 +1,6 @@
 package dev.flinklance.table.catalog;
 
-import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import java.util.HashMap;

@@ -1,8 +1,8 @@
 package dev.flinklance.table.catalog;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.StoragePaths;
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.store.StoragePaths;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
@@ -70,8 +70,8 @@ final class WarehouseLayout {
     }
 
     /** The Lance table at this location, with the warehouse's storage options. */
-    LanceDataset dataset() {
-      return new LanceDataset(uri, layout.storageOptions);
+    TableRef dataset() {
+      return new TableRef(uri, layout.storageOptions);
     }
 
     @Override

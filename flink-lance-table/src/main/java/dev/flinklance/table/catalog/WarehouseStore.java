@@ -1,8 +1,8 @@
 package dev.flinklance.table.catalog;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.errors.LanceDatasetException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -21,7 +21,7 @@ import org.lance.namespace.model.ListTablesRequest;
  * the databases are rows of {@code <warehouse>/_databases.lance} ({@link DatabaseRegistry}). Kept
  * so that such warehouses go on working as they are; new catalogs use a Lance Namespace.
  */
-final class WarehouseStore implements CatalogStore {
+final class WarehouseStore implements CatalogBackend {
   private final WarehouseLayout layout;
   private final DatabaseRegistry registry;
 
@@ -104,12 +104,12 @@ final class WarehouseStore implements CatalogStore {
   }
 
   @Override
-  public Optional<LanceDataset> table(ObjectPath path) {
+  public Optional<TableRef> table(ObjectPath path) {
     return Optional.of(layout.table(path).dataset());
   }
 
   @Override
-  public Optional<LanceDataset> declare(ObjectPath path) {
+  public Optional<TableRef> declare(ObjectPath path) {
     return Optional.of(layout.table(path).dataset());
   }
 
@@ -119,7 +119,7 @@ final class WarehouseStore implements CatalogStore {
   }
 
   @Override
-  public void dropTable(ObjectPath path, LanceDataset table) {
+  public void dropTable(ObjectPath path, TableRef table) {
     drop(layout.table(path));
   }
 

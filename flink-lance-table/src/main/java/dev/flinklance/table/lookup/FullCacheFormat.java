@@ -1,9 +1,9 @@
 package dev.flinklance.table.lookup;
 
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSourceOptions;
 import dev.flinklance.source.TableVersions;

@@ -1,8 +1,8 @@
 package dev.flinklance.table.lookup;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.index.KeyIndex;
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.key.KeyType;
@@ -48,7 +48,7 @@ public final class LanceScalarIndex {
    * @throws LanceDatasetException naming the table if Lance fails
    */
   @Internal // the procedure's and the command line's; users call those
-  public static Created create(LanceDataset table, String column) {
+  public static Created create(TableRef table, String column) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = table.open(allocator)) {
       PrimaryKey key = keyOf(dataset, column);

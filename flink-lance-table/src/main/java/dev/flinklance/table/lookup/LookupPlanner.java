@@ -1,8 +1,8 @@
 package dev.flinklance.table.lookup;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.dataset.Secrets;
 import dev.flinklance.key.KeyType;
+import dev.flinklance.secrets.Secrets;
 import dev.flinklance.source.LanceSourceConfig;
 import java.util.ArrayList;
 import java.util.List;

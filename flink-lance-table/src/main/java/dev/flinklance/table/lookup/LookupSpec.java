@@ -1,8 +1,8 @@
 package dev.flinklance.table.lookup;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceErrors.Kind;
-import dev.flinklance.dataset.LanceRetries;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.errors.LanceErrors.Kind;
+import dev.flinklance.errors.LanceRetries;
 import dev.flinklance.key.KeyType;
 import dev.flinklance.table.source.FollowedTable;
 import java.io.Serializable;
@@ -27,7 +27,7 @@ import org.apache.flink.table.types.logical.RowType;
  */
 @Internal
 public record LookupSpec(
-    LanceDataset table,
+    TableRef table,
     Long version,
     String tag,
     RowType producedType,

@@ -1,6 +1,6 @@
 package dev.flinklance.table.lookup;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
@@ -23,7 +23,7 @@ final class NewVersionReloadTrigger implements CacheReloadTrigger {
   private static final long NO_TABLE = -1;
   private static final long UNKNOWN = Long.MIN_VALUE;
 
-  private final LanceDataset table;
+  private final TableRef table;
   private final CacheReloadTrigger schedule;
   private transient boolean loadedOnce;
   private transient long seenVersion;
@@ -32,7 +32,7 @@ final class NewVersionReloadTrigger implements CacheReloadTrigger {
    * @param schedule when to look for a new version; null loads once (a pinned version, or no
    *     refresh)
    */
-  NewVersionReloadTrigger(LanceDataset table, CacheReloadTrigger schedule) {
+  NewVersionReloadTrigger(TableRef table, CacheReloadTrigger schedule) {
     this.table = table;
     this.schedule = schedule;
   }

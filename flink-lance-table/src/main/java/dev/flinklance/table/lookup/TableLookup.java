@@ -1,9 +1,9 @@
 package dev.flinklance.table.lookup;
 
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.errors.LanceCalls;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.index.KeyLookup;
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.key.PrimaryKey;

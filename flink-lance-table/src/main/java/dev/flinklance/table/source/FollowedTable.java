@@ -1,12 +1,12 @@
 package dev.flinklance.table.source;
 
+import dev.flinklance.access.TableRef;
+import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.PermanentDatasetException;
-import dev.flinklance.dataset.TableReplacedException;
-import dev.flinklance.dataset.VersionMark;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.source.ReadableAs;
 import dev.flinklance.source.TableVersions;
 import java.time.Duration;
@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
 public final class FollowedTable implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(FollowedTable.class);
 
-  private final LanceDataset table;
+  private final TableRef table;
   private final Long version;
   private final String tag;
   private final long refreshNanos;
@@ -56,7 +56,7 @@ public final class FollowedTable implements AutoCloseable {
    *     each move to another one
    */
   public FollowedTable(
-      LanceDataset table,
+      TableRef table,
       Long version,
       String tag,
       Duration refreshInterval,

@@ -1,7 +1,7 @@
 package dev.flinklance.table.source;
 
 import dev.flinklance.arrow.Allocators;
-import dev.flinklance.dataset.LanceDatasetException;
+import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.TableVersions;
 import org.apache.arrow.memory.BufferAllocator;

@@ -1,6 +1,6 @@
 package dev.flinklance.table.vector;
 
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
 import java.io.Serializable;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;

@@ -1,10 +1,10 @@
 package dev.flinklance.table.vector;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.Secrets;
+import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.index.VectorMetric;
+import dev.flinklance.secrets.Secrets;
 import dev.flinklance.source.LanceSourceConfig;
 import dev.flinklance.source.TableVersions;
 import java.util.Map;

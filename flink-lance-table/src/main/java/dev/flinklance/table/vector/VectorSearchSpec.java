@@ -1,6 +1,6 @@
 package dev.flinklance.table.vector;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.index.VectorMetric;
 import java.io.Serializable;
 import java.util.ArrayList;
@@ -19,7 +19,7 @@ import org.apache.flink.table.types.logical.RowType;
  */
 @Internal
 public record VectorSearchSpec(
-    LanceDataset table,
+    TableRef table,
     Long version,
     String tag,
     VectorColumn column,

@@ -1,8 +1,8 @@
 package dev.flinklance.table.vector;
 
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.errors.LanceCalls;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.table.source.FollowedTable;
 import java.util.ArrayList;

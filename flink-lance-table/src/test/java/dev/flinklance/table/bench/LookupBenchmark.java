@@ -1,6 +1,6 @@
 package dev.flinklance.table.bench;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.table.lookup.LanceScalarIndex;
 import dev.flinklance.testing.TableMetrics;
 import dev.flinklance.testing.TestTables;
@@ -172,7 +172,7 @@ public final class LookupBenchmark {
       TestTables.append(uri, USERS, chunk, ROWS_PER_FRAGMENT);
     }
     if (indexed) {
-      System.out.println(LanceScalarIndex.create(new LanceDataset(uri, Map.of()), "id"));
+      System.out.println(LanceScalarIndex.create(new TableRef(uri, Map.of()), "id"));
     }
     return uri;
   }

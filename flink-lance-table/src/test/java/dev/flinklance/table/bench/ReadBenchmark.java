@@ -1,6 +1,6 @@
 package dev.flinklance.table.bench;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.testing.BenchRows;
 import dev.flinklance.testing.LanceTestTables;
 import java.nio.file.Files;
@@ -116,7 +116,7 @@ public final class ReadBenchmark {
             .batchSize(BATCH)
             .build();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator)) {
       if (byFragment) {
         for (Fragment fragment : dataset.getFragments()) {
           read += count(fragment.newScan(options));
@@ -166,7 +166,7 @@ public final class ReadBenchmark {
 
   /** Writes the table (one version, fragments of 50,000 rows) unless a complete one is there. */
   static void ensureTable(String uri, int rows) throws Exception {
-    LanceDataset table = new LanceDataset(uri, Map.of());
+    TableRef table = new TableRef(uri, Map.of());
     try (BufferAllocator allocator = new RootAllocator()) {
       Optional<Dataset> existing = table.openIfExists(allocator);
       if (existing.isPresent()) {

@@ -1,6 +1,6 @@
 package dev.flinklance.table.bench;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.testing.BenchRows;
@@ -187,7 +187,7 @@ public final class StreamingReadBenchmark {
 
   /** The benchmark's rows 0..rows-1 in {@code count} versions (an empty table for 0 rows). */
   private static void writeInVersions(String uri, int rows, int count) throws Exception {
-    LanceDataset table = new LanceDataset(uri, Map.of());
+    TableRef table = new TableRef(uri, Map.of());
     try (BufferAllocator allocator = new RootAllocator()) {
       if (LanceTestTables.hasVersion(uri)) {
         if (rows == 0 || LanceTestTables.countRows(uri) == rows) {

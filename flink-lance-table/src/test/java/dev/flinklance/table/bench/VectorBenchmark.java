@@ -1,6 +1,6 @@
 package dev.flinklance.table.bench;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.table.testing.VectorData;
 import dev.flinklance.table.vector.index.LanceVectorIndex;
@@ -182,7 +182,7 @@ public final class VectorBenchmark {
       throws Exception {
     long start = System.nanoTime();
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator)) {
       for (int q = 0; q < queries.length; q++) {
         List<Long> ids = new ArrayList<>(K);
         for (Hit hit :
@@ -242,7 +242,7 @@ public final class VectorBenchmark {
         if (docs.equals(indexed)) {
           System.out.println(
               LanceVectorIndex.create(
-                  new LanceDataset(docs, Map.of()),
+                  new TableRef(docs, Map.of()),
                   "embedding",
                   "IVF_PQ",
                   Map.of("num-partitions", "64", "num-sub-vectors", "32", "max-iterations", "10")));
@@ -264,7 +264,7 @@ public final class VectorBenchmark {
   /** Whether an earlier run left the table there, with its index if it needs one. */
   private static boolean exists(String uri, boolean indexed) {
     try (BufferAllocator allocator = new RootAllocator()) {
-      Optional<Dataset> existing = new LanceDataset(uri, Map.of()).openIfExists(allocator);
+      Optional<Dataset> existing = new TableRef(uri, Map.of()).openIfExists(allocator);
       if (existing.isEmpty()) {
         return false;
       }

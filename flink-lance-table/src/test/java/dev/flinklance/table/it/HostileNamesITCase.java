@@ -5,7 +5,7 @@ import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.StoragePaths;
+import dev.flinklance.store.StoragePaths;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestCatalog;

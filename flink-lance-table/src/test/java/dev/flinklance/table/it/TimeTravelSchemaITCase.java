@@ -5,7 +5,7 @@ import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestCatalog;
@@ -80,7 +80,7 @@ class TimeTravelSchemaITCase {
   /** Another client's {@code addColumns}: an SQL expression, or a column of NULLs. */
   private void addColumn(boolean nullFilled) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(table, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(table, Map.of()).open(allocator)) {
       if (nullFilled) {
         dataset.addColumns(
             List.of(new Field("extra", FieldType.nullable(new ArrowType.Int(64, true)), null)));

@@ -5,7 +5,7 @@ import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.VendingNamespace;
@@ -108,7 +108,7 @@ class VendedCredentialsITCase {
   void theServerRefusesAnExpiredCredential() throws Exception {
     String table = S3.newUri("expiring");
     try (BufferAllocator allocator = new RootAllocator()) {
-      new LanceDataset(table, S3.storageOptions())
+      new TableRef(table, S3.storageOptions())
           .createIfAbsent(
               allocator,
               new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true)))),

@@ -6,8 +6,8 @@ import static org.apache.flink.table.api.Expressions.$;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.table.testing.LookupJoin;
 import dev.flinklance.table.testing.LookupJoin.Probe;
 import dev.flinklance.table.testing.Sql;
@@ -51,13 +51,13 @@ class LookupFailuresITCase {
 
   @TempDir Path dir;
 
-  private LanceDataset users() {
-    LanceDataset table = Users.local(dir.resolve("users").toString());
+  private TableRef users() {
+    TableRef table = Users.local(dir.resolve("users").toString());
     Users.write(table.uri(), 100, 50);
     return table;
   }
 
-  private static String options(LanceDataset table, String cache) {
+  private static String options(TableRef table, String cache) {
     return String.format(
         "'path' = '%s', 'lookup.cache' = '%s', 'lookup.refresh-interval' = '%d ms'",
         table.uri(), cache, REFRESH.toMillis());
@@ -74,7 +74,7 @@ class LookupFailuresITCase {
   @ValueSource(strings = {"NONE", "FULL"})
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aTableDroppedUnderTheJobEndsItNamingTheTable(String cache) throws Exception {
-    LanceDataset table = users();
+    TableRef table = users();
     try (LookupJoin join = new LookupJoin(1, options(table, cache), "c.id = u.id", REFRESH)) {
       assertThat(join.probe(List.of(Probe.ofId(3L)), List.of("one row"))).hasSize(1);
       FileUtils.deleteDirectory(Path.of(table.uri()).toFile());
@@ -87,7 +87,7 @@ class LookupFailuresITCase {
   @ValueSource(strings = {"NONE", "FULL"})
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aJoinedColumnDroppedUnderTheJobEndsItNamingTheColumn(String cache) throws Exception {
-    LanceDataset table = users();
+    TableRef table = users();
     try (LookupJoin join = new LookupJoin(1, options(table, cache), "c.id = u.id", REFRESH)) {
       assertThat(join.probe(List.of(Probe.ofId(3L)), List.of("one row"))).hasSize(1);
       try (BufferAllocator allocator = new RootAllocator();
@@ -228,7 +228,7 @@ class LookupFailuresITCase {
 
   @Test
   void invalidLookupOptionsFailAtPlanningNamingTheOption() {
-    LanceDataset table = users();
+    TableRef table = users();
     TableEnvironment env = Sql.streaming(Duration.ofSeconds(1));
     String create =
         "CREATE TABLE %s ("

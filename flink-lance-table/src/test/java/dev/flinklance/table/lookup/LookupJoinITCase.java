@@ -2,7 +2,7 @@ package dev.flinklance.table.lookup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.table.testing.LookupJoin;
 import dev.flinklance.table.testing.LookupJoin.Probe;
@@ -96,7 +96,7 @@ class LookupJoinITCase {
   @Timeout(value = 600, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void everyPhaseJoinsExactlyTheTableVersionOfIt(String cache, boolean async, boolean indexed)
       throws Exception {
-    LanceDataset table = Users.local(dir.resolve("users").toString());
+    TableRef table = Users.local(dir.resolve("users").toString());
     List<RowData> initial = new ArrayList<>(Users.rows(0, USERS, 0));
     initial.add(Users.row(LookupJoin.SENTINEL, 0));
     LookupJoin.upsert(table, initial, indexed);
@@ -150,7 +150,7 @@ class LookupJoinITCase {
   }
 
   private static void assertPhase(
-      LookupJoin join, List<Probe> probes, LanceDataset table, String phase) {
+      LookupJoin join, List<Probe> probes, TableRef table, String phase) {
     List<String> expected =
         LookupJoin.expected(
             probes,
@@ -163,7 +163,7 @@ class LookupJoinITCase {
         .containsExactlyInAnyOrderElementsOf(expected);
   }
 
-  private static int indexedFragments(LanceDataset table) {
+  private static int indexedFragments(TableRef table) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = table.open(allocator)) {
       return ScalarIndex.btreesOf(dataset).stream()

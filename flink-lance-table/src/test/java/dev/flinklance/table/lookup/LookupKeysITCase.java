@@ -2,7 +2,7 @@ package dev.flinklance.table.lookup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.table.testing.LookupJoin;
 import dev.flinklance.table.testing.LookupJoin.Probe;
 import dev.flinklance.table.testing.TableTestCluster;
@@ -36,15 +36,15 @@ class LookupKeysITCase {
 
   @TempDir Path dir;
 
-  private LanceDataset users() {
-    LanceDataset table = Users.local(dir.resolve("users").toString());
+  private TableRef users() {
+    TableRef table = Users.local(dir.resolve("users").toString());
     List<RowData> rows = new ArrayList<>(Users.rows(0, USERS, 0));
     rows.add(Users.row(LookupJoin.SENTINEL, 0));
     dev.flinklance.testing.TestTables.write(table.uri(), Users.ROW_TYPE, rows, 100);
     return table;
   }
 
-  private static String options(LanceDataset table, String more) {
+  private static String options(TableRef table, String more) {
     return String.format(
         "'path' = '%s', 'lookup.refresh-interval' = '%d ms'%s",
         table.uri(), REFRESH.toMillis(), more);
@@ -52,7 +52,7 @@ class LookupKeysITCase {
 
   /** Probes the join before and after a merge-insert that updates and adds rows. */
   private static void assertJoins(
-      LookupJoin join, LanceDataset table, List<Probe> probes, BiPredicate<Probe, List<Object>> on)
+      LookupJoin join, TableRef table, List<Probe> probes, BiPredicate<Probe, List<Object>> on)
       throws Exception {
     join.awaitGeneration(0, System.nanoTime());
     assertPhase(join, table, probes, on, "before the merge-insert");
@@ -69,7 +69,7 @@ class LookupKeysITCase {
 
   private static void assertPhase(
       LookupJoin join,
-      LanceDataset table,
+      TableRef table,
       List<Probe> probes,
       BiPredicate<Probe, List<Object>> on,
       String phase) {
@@ -84,7 +84,7 @@ class LookupKeysITCase {
   @Test
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aCompositeKeyWithAnIndexOnOneOfItsColumns() throws Exception {
-    LanceDataset table = users();
+    TableRef table = users();
     LanceScalarIndex.create(table, "id");
     List<Probe> probes = new ArrayList<>();
     for (long id = 0; id < USERS + 40; id += 7) {
@@ -110,7 +110,7 @@ class LookupKeysITCase {
   @Test
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aKeyOnAColumnThatIsNeitherUniqueNorIndexed() throws Exception {
-    LanceDataset table = users();
+    TableRef table = users();
     List<Probe> probes = new ArrayList<>();
     for (int region = -1; region <= 10; region++) {
       probes.add(new Probe((long) region, null, region));
@@ -133,7 +133,7 @@ class LookupKeysITCase {
   @Test
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aConditionOnATableColumnBesidesTheKey() throws Exception {
-    LanceDataset table = users();
+    TableRef table = users();
     List<Probe> probes = new ArrayList<>();
     for (long id = 0; id < USERS + 40; id += 5) {
       probes.add(Probe.ofId(id));

@@ -2,9 +2,9 @@ package dev.flinklance.table.lookup;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.errors.LanceDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.table.testing.LookupJoin;
 import dev.flinklance.table.testing.LookupJoin.Probe;
 import dev.flinklance.table.testing.TableTestCluster;
@@ -40,11 +40,11 @@ class S3LookupJoinITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
-  private static LanceDataset table(String name) throws Exception {
+  private static TableRef table(String name) throws Exception {
     Map<String, String> storage = new HashMap<>(S3.storageOptions());
     storage.put("client_max_retries", "0");
     storage.put("download_retry_count", "0");
-    LanceDataset table = new LanceDataset(S3.newUri(name), storage);
+    TableRef table = new TableRef(S3.newUri(name), storage);
     List<RowData> rows = new ArrayList<>(Users.rows(0, USERS, 0));
     rows.add(Users.row(LookupJoin.SENTINEL, 0));
     LookupJoin.upsert(table, rows, true);
@@ -52,7 +52,7 @@ class S3LookupJoinITCase {
     return table;
   }
 
-  private static String options(LanceDataset table, String more) {
+  private static String options(TableRef table, String more) {
     return String.format(
             "'path' = '%s', 'lookup.refresh-interval' = '%d ms'", table.uri(), REFRESH.toMillis())
         + table.storageOptions().entrySet().stream()
@@ -62,7 +62,7 @@ class S3LookupJoinITCase {
   }
 
   private static List<String> expected(
-      LookupJoin join, LanceDataset table, List<Probe> probes, int subtasks) {
+      LookupJoin join, TableRef table, List<Probe> probes, int subtasks) {
     return LookupJoin.expected(
         probes,
         subtasks,
@@ -72,7 +72,7 @@ class S3LookupJoinITCase {
   }
 
   private static void assertPhase(
-      LookupJoin join, LanceDataset table, List<Probe> probes, String phase) {
+      LookupJoin join, TableRef table, List<Probe> probes, String phase) {
     List<String> expected = expected(join, table, probes, 2);
     assertThat(join.probe(probes, expected))
         .as(phase)
@@ -82,7 +82,7 @@ class S3LookupJoinITCase {
   @Test
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void lookupsFollowTheTableWhileLanceChangesIt() throws Exception {
-    LanceDataset table = table("users");
+    TableRef table = table("users");
     List<Probe> probes = new ArrayList<>();
     for (long id = -1; id < USERS + 20; id += 3) {
       probes.add(Probe.ofId(id));
@@ -113,7 +113,7 @@ class S3LookupJoinITCase {
   @Test
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aFailedReadIsRetriedPerMaxRetries() throws Exception {
-    LanceDataset table = table("flaky");
+    TableRef table = table("flaky");
     try (LogCapture logs = LogCapture.start();
         LookupJoin join =
             new LookupJoin(
@@ -134,7 +134,7 @@ class S3LookupJoinITCase {
   @Test
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aFailedReadWithoutRetriesLeftFailsTheJobNamingTheTable() throws Exception {
-    LanceDataset table = table("failing");
+    TableRef table = table("failing");
     try (LookupJoin join =
         new LookupJoin(1, options(table, ", 'lookup.max-retries' = '0'"), "c.id = u.id", REFRESH)) {
       join.awaitGeneration(0, System.nanoTime());

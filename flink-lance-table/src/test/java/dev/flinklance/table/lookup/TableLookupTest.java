@@ -3,7 +3,7 @@ package dev.flinklance.table.lookup;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.table.testing.Users;
 import dev.flinklance.testing.LogCapture;

@@ -2,7 +2,7 @@ package dev.flinklance.table.testing;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.sink.LanceSink;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -193,7 +193,7 @@ public final class LookupJoin implements AutoCloseable {
    * Applies {@code changes} (rows with their {@link org.apache.flink.types.RowKind}) through the
    * upsert sink, as one job and one commit.
    */
-  public static void upsert(LanceDataset table, List<RowData> changes, boolean keyIndex)
+  public static void upsert(TableRef table, List<RowData> changes, boolean keyIndex)
       throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setRuntimeMode(RuntimeExecutionMode.BATCH);

@@ -1,7 +1,7 @@
 package dev.flinklance.table.testing;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
-import dev.flinklance.dataset.LanceDataset;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestTables;
 import java.util.ArrayList;
@@ -77,12 +77,12 @@ public final class Users {
   }
 
   /** A local table. */
-  public static LanceDataset local(String uri) {
-    return new LanceDataset(uri, Map.of());
+  public static TableRef local(String uri) {
+    return new TableRef(uri, Map.of());
   }
 
   /** Lance's own merge-insert of {@code rows} on {@code id}: one new version. */
-  public static void mergeInsert(LanceDataset table, List<RowData> rows) {
+  public static void mergeInsert(TableRef table, List<RowData> rows) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = table.open(allocator);
         ArrowBatchWriter batch =
@@ -93,7 +93,7 @@ public final class Users {
   }
 
   /** Lance's own delete: one new version. */
-  public static void delete(LanceDataset table, String filter) {
+  public static void delete(TableRef table, String filter) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = table.open(allocator)) {
       dataset.delete(filter);

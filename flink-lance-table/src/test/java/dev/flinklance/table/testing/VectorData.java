@@ -1,6 +1,6 @@
 package dev.flinklance.table.testing;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.testing.Neighbours;
 import dev.flinklance.testing.Neighbours.Hit;
@@ -185,7 +185,7 @@ public final class VectorData {
    */
   public static List<Hit> lanceNearest(String uri, Query query) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(uri, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(uri, Map.of()).open(allocator)) {
       return lanceNearest(dataset, query);
     }
   }

@@ -5,7 +5,7 @@ import static dev.flinklance.table.testing.Sql.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.table.testing.Sql;
@@ -102,7 +102,7 @@ class VectorIndexITCase {
 
   private List<VectorIndex> indexes() {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = new LanceDataset(docs, Map.of()).open(allocator)) {
+        Dataset dataset = new TableRef(docs, Map.of()).open(allocator)) {
       return VectorIndex.of(dataset);
     }
   }
@@ -147,7 +147,7 @@ class VectorIndexITCase {
   @Test
   void everyIndexTypeBuildsAndIsSearched() {
     TableEnvironment env = catalogWithDocs("");
-    LanceDataset table = new LanceDataset(docs, Map.of());
+    TableRef table = new TableRef(docs, Map.of());
     for (VectorIndexType type : VectorIndexType.values()) {
       Map<String, String> options =
           type.name().endsWith("PQ")

@@ -5,8 +5,8 @@ import static dev.flinklance.table.testing.Sql.query;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.PermanentDatasetException;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.VectorData;
@@ -199,7 +199,7 @@ class VectorSearchBadInputITCase {
 
   @Test
   void badIndexBuildsFailBeforeTouchingTheTable() {
-    LanceDataset table = new LanceDataset(docs, Map.of());
+    TableRef table = new TableRef(docs, Map.of());
     long version = LanceTestTables.latestVersion(docs);
     assertThatThrownBy(() -> LanceVectorIndex.create(table, "embedding", "IVF_XYZ", Map.of()))
         .hasMessageContaining("Unknown vector index type 'IVF_XYZ'; the types are [IVF_FLAT,");
@@ -237,7 +237,7 @@ class VectorSearchBadInputITCase {
     assertThatThrownBy(
             () ->
                 LanceVectorIndex.create(
-                    new LanceDataset(empty, Map.of()), "embedding", "IVF_PQ", Map.of()))
+                    new TableRef(empty, Map.of()), "embedding", "IVF_PQ", Map.of()))
         .hasMessageContaining(
             "the table has no rows to train a vector index on column 'embedding'");
   }
@@ -246,7 +246,7 @@ class VectorSearchBadInputITCase {
   void existingIndexIsKeptUnlessReplaceIsAllowed() {
     String copy = dir.resolve("replace").toString();
     VectorData.writeDocs(copy, DOCS, 100);
-    LanceDataset table = new LanceDataset(copy, Map.of());
+    TableRef table = new TableRef(copy, Map.of());
     LanceVectorIndex.create(table, "embedding", "IVF_FLAT", Map.of("num-partitions", "2"));
     long version = LanceTestTables.latestVersion(copy);
     assertThatThrownBy(

@@ -4,7 +4,7 @@ import static dev.flinklance.table.testing.Sql.exec;
 import static dev.flinklance.table.testing.Sql.query;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
@@ -59,7 +59,7 @@ class VectorSearchRecallITCase {
     VectorData.writeDocs(docs, vectors, 10_000);
     VectorData.writeQueries(queries, queryVectors);
     LanceVectorIndex.create(
-        new LanceDataset(docs, Map.of()),
+        new TableRef(docs, Map.of()),
         "embedding",
         "IVF_PQ",
         Map.of("num-partitions", "64", "num-sub-vectors", "32", "max-iterations", "10"));

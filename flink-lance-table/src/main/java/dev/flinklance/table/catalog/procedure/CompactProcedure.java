@@ -5,14 +5,14 @@ import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER_INTERVAL;
 import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER_SMALL_FRAGMENTS;
 
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.CompactionFailedException;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.config.OptionFields;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetOptions;
-import dev.flinklance.dataset.Secrets;
+import dev.flinklance.secrets.Secrets;
 import dev.flinklance.table.catalog.TableOptions;
 import java.util.List;
 import java.util.Map;
@@ -68,7 +68,7 @@ public final class CompactProcedure implements Procedure {
                   + " bytes_rewritten BIGINT, lineage_bytes_spilled BIGINT, rewrites_preempted INT,"
                   + " rewrites_failed INT, duration_ms BIGINT>"))
   public Row[] call(ProcedureContext context, String table, String options) throws Exception {
-    LanceDataset dataset = tables.table(table);
+    TableRef dataset = tables.table(table);
     Map<String, String> given = ProcedureOptions.parse(options, EXAMPLE);
     given.keySet().forEach(CompactProcedure::checkKey);
     Map<String, String> stored =
@@ -111,7 +111,7 @@ public final class CompactProcedure implements Procedure {
    * and the call's options over them.
    */
   static Configuration passOptions(
-      LanceDataset table, Map<String, String> tableConfig, Map<String, String> given) {
+      TableRef table, Map<String, String> tableConfig, Map<String, String> given) {
     Configuration options = Configuration.fromMap(LanceDatasetOptions.toOptions(table));
     TableOptions.fromConfig(tableConfig)
         .forEach(

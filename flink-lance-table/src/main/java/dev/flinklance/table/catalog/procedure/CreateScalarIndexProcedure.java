@@ -1,6 +1,6 @@
 package dev.flinklance.table.catalog.procedure;
 
-import dev.flinklance.dataset.Secrets;
+import dev.flinklance.secrets.Secrets;
 import dev.flinklance.table.lookup.LanceScalarIndex;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.annotation.ArgumentHint;

@@ -1,6 +1,6 @@
 package dev.flinklance.table.catalog.procedure;
 
-import dev.flinklance.dataset.Secrets;
+import dev.flinklance.secrets.Secrets;
 import dev.flinklance.table.vector.index.LanceVectorIndex;
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,7 +1,7 @@
 package dev.flinklance.table.catalog.procedure;
 
-import dev.flinklance.dataset.LanceCalls;
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.errors.LanceCalls;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -15,7 +15,7 @@ final class OnLatest {
   /**
    * @param action what the work does, for the error message ("cannot create tag 'x'")
    */
-  static <T> T apply(LanceDataset table, String action, Function<Dataset, T> work) {
+  static <T> T apply(TableRef table, String action, Function<Dataset, T> work) {
     return LanceCalls.call(
         table.uri(),
         "cannot " + action,

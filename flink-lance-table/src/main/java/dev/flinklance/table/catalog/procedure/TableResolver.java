@@ -1,6 +1,6 @@
 package dev.flinklance.table.catalog.procedure;
 
-import dev.flinklance.dataset.LanceDataset;
+import dev.flinklance.access.TableRef;
 import org.apache.flink.annotation.Internal;
 
 /** How a procedure finds the Lance table a name ({@code db.t}, or {@code t}) refers to. */
@@ -12,5 +12,5 @@ public interface TableResolver {
    * @throws org.apache.flink.table.api.ValidationException if the name is invalid or the table does
    *     not exist
    */
-  LanceDataset table(String name);
+  TableRef table(String name);
 }

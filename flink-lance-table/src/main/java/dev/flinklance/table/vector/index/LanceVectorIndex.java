@@ -1,10 +1,10 @@
 package dev.flinklance.table.vector.index;
 
+import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.config.CommandLineArgs;
-import dev.flinklance.dataset.LanceDataset;
-import dev.flinklance.dataset.LanceDatasetException;
-import dev.flinklance.dataset.LanceDatasetOptions;
+import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.table.vector.VectorColumn;
 import java.util.HashMap;
@@ -74,7 +74,7 @@ public final class LanceVectorIndex {
    */
   @Internal // the procedure's and the command line's; users call those
   public static Created create(
-      LanceDataset table, String column, String type, Map<String, String> options) {
+      TableRef table, String column, String type, Map<String, String> options) {
     VectorIndexBuild build = VectorIndexBuild.of(column, type, options);
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = table.open(allocator)) {
@@ -155,7 +155,7 @@ public final class LanceVectorIndex {
       System.err.println(e.getMessage() + "\n" + USAGE);
       throw new IllegalArgumentException(e.getMessage() + "\n" + USAGE, e);
     }
-    LanceDataset table =
+    TableRef table =
         LanceDatasetOptions.dataset(
             tableOptions.get(LanceDatasetOptions.PATH.key()), Configuration.fromMap(tableOptions));
     System.out.println(create(table, column, type, buildOptions));
