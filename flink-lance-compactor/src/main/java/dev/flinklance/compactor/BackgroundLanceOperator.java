@@ -1,5 +1,6 @@
 package dev.flinklance.compactor;
 
+import dev.flinklance.access.TableLoader;
 import dev.flinklance.access.TableRef;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
@@ -10,7 +11,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A parallelism-1 compaction operator whose Lance work runs in the {@link BackgroundWork} on one
- * {@link TableHandle}; at the end of its input it waits for that work.
+ * {@link TableLoader}; at the end of its input it waits for that work.
  */
 @Internal
 public abstract class BackgroundLanceOperator<OUT> extends AbstractStreamOperator<OUT>
@@ -21,7 +22,7 @@ public abstract class BackgroundLanceOperator<OUT> extends AbstractStreamOperato
   protected final CompactionConfig config;
   protected final TableRef table;
   protected final BackgroundWork background;
-  protected final TableHandle handle;
+  protected final TableLoader handle;
 
   protected BackgroundLanceOperator(
       StreamOperatorParameters<OUT> parameters, CompactionConfig config, String threadName) {
@@ -29,7 +30,7 @@ public abstract class BackgroundLanceOperator<OUT> extends AbstractStreamOperato
     this.config = config;
     this.table = config.dataset();
     this.background = new BackgroundWork(threadName, parameters.getMailboxExecutor());
-    this.handle = new TableHandle(table);
+    this.handle = new TableLoader(table);
   }
 
   @Override

@@ -25,6 +25,14 @@ public final class Allocators {
   private Allocators() {}
 
   /**
+   * An allocator for reading: a table's datasets and the batches their scans return. Closed with
+   * {@link #closeAtEnd}.
+   */
+  public static RootAllocator forReads() {
+    return new RootAllocator();
+  }
+
+  /**
    * An allocator for the batches a writer fills and hands to Lance: memory from {@code malloc},
    * with freed batch buffers kept for the next batch while the memory in use plus the memory kept
    * stays within {@code limitBytes} (see {@link RecycledBlocks}).

@@ -1,7 +1,7 @@
 package dev.flinklance.compactor.rewrite;
 
+import dev.flinklance.access.TableLoader;
 import dev.flinklance.access.TableRef;
-import dev.flinklance.compactor.TableHandle;
 import dev.flinklance.compactor.plan.RewriteTask;
 import dev.flinklance.concurrent.NativeWorkers;
 import java.util.List;
@@ -32,7 +32,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
 
   private final TableRef table;
   private transient ExecutorService executor;
-  private transient TableHandle handle;
+  private transient TableLoader handle;
   private transient RewriteMetrics metrics;
 
   public RewriteFunction(TableRef table) {
@@ -42,7 +42,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
   @Override
   public void open(org.apache.flink.api.common.functions.OpenContext context) {
     executor = NativeWorkers.singleThread("lance-rewrite-" + table.uri());
-    handle = new TableHandle(table);
+    handle = new TableLoader(table);
     metrics = new RewriteMetrics(getRuntimeContext().getMetricGroup(), table);
   }
 

@@ -1,7 +1,6 @@
 package dev.flinklance.sink.committer;
 
 import dev.flinklance.access.TableRef;
-import dev.flinklance.arrow.Allocators;
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.commit.CommitHistory.RunProgress;
 import dev.flinklance.commit.CommitStamp;
@@ -20,8 +19,6 @@ import java.util.HashMap;
 import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
@@ -63,7 +60,6 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   /** Per sink run: the highest sequence number known to be in the table (0: none). */
   private final Map<String, Long> landedSeqOfRun = new HashMap<>();
 
-  private BufferAllocator allocator;
   private TableIdentity identity;
   private boolean keyIndexChecked;
 
@@ -278,11 +274,8 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   /** The table as this committer knows it; opened on first use. */
   private TableIdentity identity() {
     if (identity == null) {
-      if (allocator == null) {
-        allocator = new RootAllocator();
-      }
       ConditionalPutProbe.verify(table);
-      identity = new TableIdentity(table, allocator);
+      identity = new TableIdentity(table);
     }
     return identity;
   }
@@ -292,9 +285,6 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
     if (identity != null) {
       identity.close();
       identity = null;
-    }
-    if (allocator != null) {
-      Allocators.closeAtEnd(allocator, "Lance committer of " + config.dataset());
     }
   }
 }

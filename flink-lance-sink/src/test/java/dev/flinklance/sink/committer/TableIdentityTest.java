@@ -11,8 +11,6 @@ import dev.flinklance.testing.TestFiles;
 import dev.flinklance.testing.TestFragments;
 import java.nio.file.Path;
 import java.util.Map;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -31,8 +29,7 @@ class TableIdentityTest {
 
   @Test
   void refreshMovesToVersionsOthersCommitted() {
-    try (BufferAllocator allocator = new RootAllocator();
-        TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()), allocator)) {
+    try (TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()))) {
       LanceTestTables.appendFragments(table, TestFragments.write(table, 3));
       identity.refresh();
       assertThat(identity.dataset().version()).isEqualTo(3);
@@ -42,8 +39,7 @@ class TableIdentityTest {
 
   @Test
   void refreshRefusesATableRecreatedWithMoreVersions() {
-    try (BufferAllocator allocator = new RootAllocator();
-        TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()), allocator)) {
+    try (TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()))) {
       TestFragments.recreateTable(table, 4);
       assertThatThrownBy(identity::refresh)
           .isInstanceOf(TableReplacedException.class)
@@ -54,8 +50,7 @@ class TableIdentityTest {
 
   @Test
   void refreshRefusesATableRecreatedWithFewerVersions() {
-    try (BufferAllocator allocator = new RootAllocator();
-        TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()), allocator)) {
+    try (TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()))) {
       TestFragments.recreateTable(table, 1);
       assertThatThrownBy(identity::refresh)
           .isInstanceOf(TableReplacedException.class)
@@ -65,8 +60,7 @@ class TableIdentityTest {
 
   @Test
   void refreshOfADroppedTableSaysItIsGone() throws Exception {
-    try (BufferAllocator allocator = new RootAllocator();
-        TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()), allocator)) {
+    try (TableIdentity identity = new TableIdentity(TableRef.at(table, Map.of()))) {
       TestFiles.deleteRecursively(Path.of(table));
       assertThatThrownBy(identity::refresh)
           .isInstanceOf(TableReplacedException.class)

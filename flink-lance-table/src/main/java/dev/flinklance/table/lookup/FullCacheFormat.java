@@ -1,5 +1,6 @@
 package dev.flinklance.table.lookup;
 
+import dev.flinklance.access.FollowedTable;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
@@ -7,7 +8,6 @@ import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSourceOptions;
 import dev.flinklance.source.TableVersions;
-import dev.flinklance.table.source.FollowedTable;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;

@@ -1,10 +1,10 @@
 package dev.flinklance.table.lookup;
 
+import dev.flinklance.access.FollowedTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.errors.LanceErrors.Kind;
 import dev.flinklance.errors.LanceRetries;
 import dev.flinklance.key.KeyType;
-import dev.flinklance.table.source.FollowedTable;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.EnumSet;

@@ -1,5 +1,6 @@
 package dev.flinklance.table.lookup;
 
+import dev.flinklance.access.FollowedTable;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceDatasetException;
@@ -10,7 +11,6 @@ import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.metrics.LanceMetrics;
 import dev.flinklance.table.filter.LanceFilters;
-import dev.flinklance.table.source.FollowedTable;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;

@@ -1,10 +1,10 @@
 package dev.flinklance.table.vector;
 
+import dev.flinklance.access.FollowedTable;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.index.VectorIndex;
-import dev.flinklance.table.source.FollowedTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

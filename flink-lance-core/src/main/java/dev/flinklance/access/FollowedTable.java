@@ -1,20 +1,14 @@
-package dev.flinklance.table.source;
+package dev.flinklance.access;
 
-import dev.flinklance.access.TableRef;
-import dev.flinklance.access.VersionMark;
-import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.arrow.read.ReadableAs;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.errors.TableReplacedException;
-import dev.flinklance.source.ReadableAs;
-import dev.flinklance.source.TableVersions;
 import java.time.Duration;
 import java.util.concurrent.locks.ReentrantReadWriteLock;
 import java.util.function.Consumer;
 import java.util.function.Function;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
@@ -25,11 +19,11 @@ import org.slf4j.LoggerFactory;
  * One task's open version of a table, shared by the task's threads (the vector search and the
  * lookup join): work runs against one version under the read lock, and once {@code refreshInterval}
  * has passed the next caller moves it to the table's newest version under the write lock, which
- * waits for the work in flight. A move first checks that the table still is the one the task opened
- * and that the columns the task reads can still be read as declared: a table dropped, or deleted
- * and created again, and a column dropped or retyped are {@link PermanentDatasetException}s naming
- * the table, since every restart would meet them again. A table that cannot be reached stays at its
- * version until the next attempt.
+ * waits for the work in flight. A move checks that the table still is the one the task opened
+ * ({@link OpenTable#moveToLatest}) and that the columns the task reads can still be read as
+ * declared: a table dropped, or deleted and created again, and a column dropped or retyped are
+ * {@link PermanentDatasetException}s naming the table, since every restart would meet them again. A
+ * table that cannot be reached stays at its version until the next attempt.
  */
 @Internal
 public final class FollowedTable implements AutoCloseable {
@@ -43,8 +37,7 @@ public final class FollowedTable implements AutoCloseable {
   private final RowType declared;
   private final Consumer<Dataset> onVersion;
   private final ReentrantReadWriteLock lock = new ReentrantReadWriteLock();
-  private BufferAllocator allocator;
-  private Dataset dataset;
+  private OpenTable open;
   private volatile long nextRefresh;
 
   /**
@@ -77,11 +70,10 @@ public final class FollowedTable implements AutoCloseable {
   }
 
   public void open() {
-    allocator = new RootAllocator();
-    dataset = TableVersions.open(table, version, tag, allocator);
-    checkColumns(table.uri(), dataset, declared);
+    open = OpenTable.at(table, version, tag);
+    checkColumns(table.uri(), open.dataset(), declared);
     nextRefresh = System.nanoTime() + refreshNanos;
-    onVersion.accept(dataset);
+    onVersion.accept(open.dataset());
   }
 
   /** Runs {@code work} against one version, after moving to the newest one if that is due. */
@@ -89,7 +81,7 @@ public final class FollowedTable implements AutoCloseable {
     refreshIfDue();
     lock.readLock().lock();
     try {
-      return work.apply(dataset);
+      return work.apply(open.dataset());
     } finally {
       lock.readLock().unlock();
     }
@@ -105,14 +97,12 @@ public final class FollowedTable implements AutoCloseable {
   public void checkSameTable() {
     lock.readLock().lock();
     try {
-      checkSameTable(dataset);
+      open.verifySameTable();
+    } catch (TableReplacedException e) {
+      throw replacedWhileRead(table.uri(), e);
     } finally {
       lock.readLock().unlock();
     }
-  }
-
-  private void checkSameTable(Dataset current) {
-    checkSameTable(table.uri(), VersionMark.of(current), current);
   }
 
   /**
@@ -124,13 +114,17 @@ public final class FollowedTable implements AutoCloseable {
     try {
       read.verify(handle);
     } catch (TableReplacedException e) {
-      throw new PermanentDatasetException(
-          uri,
-          "the table was dropped or replaced while this job read it ("
-              + e.evidence()
-              + "). Restart the job to read the table now at the URI",
-          null);
+      throw replacedWhileRead(uri, e);
     }
+  }
+
+  private static PermanentDatasetException replacedWhileRead(String uri, TableReplacedException e) {
+    return new PermanentDatasetException(
+        uri,
+        "the table was dropped or replaced while this job read it ("
+            + e.evidence()
+            + "). Restart the job to read the table now at the URI",
+        null);
   }
 
   private void refreshIfDue() {
@@ -142,24 +136,26 @@ public final class FollowedTable implements AutoCloseable {
       if (System.nanoTime() < nextRefresh) {
         return; // another thread moved it meanwhile
       }
-      long before = dataset.version();
+      long before = open.dataset().version();
+      boolean moved = false;
       try {
-        checkSameTable(dataset);
-        dataset.checkoutLatest();
+        moved = open.moveToLatest();
+      } catch (TableReplacedException e) {
+        throw replacedWhileRead(table.uri(), e);
       } catch (PermanentDatasetException e) {
         throw e;
       } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
         LOG.warn(
             "Cannot move {} to its newest version; reading version {} until the next attempt",
-            table.uri(),
+            table,
             before,
             e);
       }
       nextRefresh = System.nanoTime() + refreshNanos;
-      if (dataset.version() != before) {
-        checkColumns(table.uri(), dataset, declared);
-        LOG.debug("{} moved from version {} to {}", table.uri(), before, dataset.version());
-        onVersion.accept(dataset);
+      if (moved) {
+        checkColumns(table.uri(), open.dataset(), declared);
+        LOG.debug("{} moved from version {} to {}", table, before, open.dataset().version());
+        onVersion.accept(open.dataset());
       }
     } finally {
       lock.writeLock().unlock();
@@ -194,13 +190,9 @@ public final class FollowedTable implements AutoCloseable {
 
   @Override
   public void close() {
-    if (dataset != null) {
-      dataset.close();
-      dataset = null;
-    }
-    if (allocator != null) {
-      Allocators.closeAtEnd(allocator, "Lance reads of " + table.uri());
-      allocator = null;
+    if (open != null) {
+      open.close();
+      open = null;
     }
   }
 }

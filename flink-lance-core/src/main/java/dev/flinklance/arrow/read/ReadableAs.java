@@ -1,4 +1,4 @@
-package dev.flinklance.source;
+package dev.flinklance.arrow.read;
 
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
