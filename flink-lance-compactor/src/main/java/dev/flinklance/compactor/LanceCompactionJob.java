@@ -3,6 +3,7 @@ package dev.flinklance.compactor;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.lineage.RowLineageConfig;
+import dev.flinklance.compactor.operator.CompactionTopology;
 import dev.flinklance.compactor.plan.PlanRequest;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.secrets.Secrets;
@@ -124,6 +125,12 @@ public final class LanceCompactionJob {
             Secrets.redactUri(table.uri()), cause));
   }
 
+  /**
+   * The passes source's operator id: the one Flink generated for it before it was fixed (the job
+   * has had this shape since it came in), so that savepoints of the standalone job restore.
+   */
+  static final String PASSES_UID_HASH = "bc764cd8ddf7a0cff126f51c16239658";
+
   static DataStream<CompactionSummary> build(
       StreamExecutionEnvironment env, CompactionJobArgs args) {
     DataGeneratorSource<PlanRequest> passes =
@@ -136,8 +143,9 @@ public final class LanceCompactionJob {
             TypeInformation.of(PlanRequest.class));
     DataStream<PlanRequest> requests =
         env.fromSource(passes, WatermarkStrategy.noWatermarks(), "Lance Compaction Passes")
+            .setUidHash(PASSES_UID_HASH)
             .setParallelism(1);
-    return CompactionTopology.add(requests, args.config, "lance-compaction-job: ");
+    return CompactionTopology.add(requests, args.config, CompactionTopology.Uids.STANDALONE);
   }
 
   /**

@@ -59,7 +59,7 @@ class CompactionConfigTest {
 
   @Test
   void compactionIsOffUnlessEnabled() {
-    CompactionPostCommitTopology topology = new CompactionPostCommitTopology();
+    CompactionMaintenance topology = new CompactionMaintenance();
 
     assertThat(topology.isEnabled(new Configuration())).isFalse();
     assertThat(topology.isEnabled(Configuration.fromMap(Map.of("compaction.enabled", "true"))))

@@ -1,6 +1,10 @@
 package dev.flinklance.sink;
 
+import dev.flinklance.maintenance.CommittedCheckpoint;
+import dev.flinklance.maintenance.TableMaintenance;
+import dev.flinklance.maintenance.TableMaintenances;
 import dev.flinklance.sink.aggregator.CommitAggregator;
+import dev.flinklance.sink.committer.CommittedCheckpoints;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommittableSerializer;
 import dev.flinklance.sink.committer.LanceCommitter;
@@ -8,6 +12,7 @@ import dev.flinklance.sink.writer.LanceSinkWriter;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.LanceWriteResultSerializer;
 import dev.flinklance.sink.writer.UpsertSinkWriter;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -57,6 +62,19 @@ public class LanceSink<T>
 
   /** Name (and, when the sink has a uid, uid suffix) of the aggregation operator. */
   static final String AGGREGATOR_NAME = "Lance Commit Aggregator";
+
+  /**
+   * The aggregator's uid (Flink prefixes it with the sink's): fixed, since the commit user in its
+   * state maps by it; apart from its display name, though equal to the name it had.
+   */
+  static final String AGGREGATOR_UID = "Lance Commit Aggregator";
+
+  /**
+   * Whether the sink being expanded has a uid, seen by the pre-commit topology (the writer carries
+   * it) for the post-commit topology, which Flink expands next: the committer's uid is set only
+   * after the expansion, and every sub-operator under a sink with a uid needs one of its own.
+   */
+  private transient boolean hasUid;
 
   private final LanceSinkConfig config;
   private final RowType rowType;
@@ -150,8 +168,9 @@ public class LanceSink<T>
                 new CommitAggregator(config))
             .setParallelism(1)
             .setMaxParallelism(1);
-    if (sinkHasUid(writeResults.getTransformation())) {
-      aggregated.uid(AGGREGATOR_NAME);
+    hasUid = sinkHasUid(writeResults.getTransformation());
+    if (hasUid) {
+      aggregated.uid(AGGREGATOR_UID);
     }
     return aggregated.global();
   }
@@ -169,10 +188,20 @@ public class LanceSink<T>
     return uid != null && !uid.isEmpty();
   }
 
-  /** Compaction, when enabled ({@code compaction.enabled}) and flink-lance-compactor is present. */
+  /**
+   * The table maintenance the options switch on (compaction, with flink-lance-compactor on the
+   * class path), fed with the committed checkpoints; nothing when none is.
+   */
   @Internal
   @Override
   public void addPostCommitTopology(DataStream<CommittableMessage<LanceCommittable>> committed) {
-    PostCommitTopologies.addEnabled(committed, config);
+    List<TableMaintenance> enabled = TableMaintenances.enabled(config.options());
+    if (enabled.isEmpty()) {
+      return;
+    }
+    boolean uids = hasUid;
+    DataStream<CommittedCheckpoint> commits = CommittedCheckpoints.of(committed, uids);
+    enabled.forEach(
+        maintenance -> maintenance.addTo(commits, config.dataset(), config.options(), uids));
   }
 }

@@ -3,6 +3,7 @@ package dev.flinklance.sink;
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.arrow.Compression;
 import dev.flinklance.key.PrimaryKey;
+import dev.flinklance.maintenance.TableMaintenances;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -149,7 +150,7 @@ public final class LanceSinkBuilder<T> {
             : PrimaryKey.of(rowType, primaryKey, options.get(LanceDatasetOptions.PATH));
     LanceSinkConfig config = LanceSinkConfig.from(options, overwrite, key);
     config.creationSchema(rowType);
-    PostCommitTopologies.validate(options);
+    TableMaintenances.validate(options);
     return new LanceSink<>(config, rowType, toRowData);
   }
 }

@@ -170,8 +170,7 @@ class ShadedJarITCase {
   @CsvSource({
     "org.apache.flink.table.factories.Factory, dev.flinklance.table.LanceDynamicTableFactory",
     "org.apache.flink.table.factories.Factory, dev.flinklance.table.catalog.LanceCatalogFactory",
-    "dev.flinklance.sink.LancePostCommitTopology,"
-        + " dev.flinklance.compactor.CompactionPostCommitTopology"
+    "dev.flinklance.maintenance.TableMaintenance, dev.flinklance.compactor.CompactionMaintenance"
   })
   void registersTheConnectorServices(String service, String implementation) throws IOException {
     for (String which : List.of("all", "platform")) {

@@ -24,6 +24,7 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
@@ -38,14 +39,15 @@ import org.slf4j.LoggerFactory;
  * what Lance will not ({@code commitCompaction} takes whatever it is given), commits once, and
  * reads the new version back.
  */
-final class CompactionCommit {
+@Internal
+public final class CompactionCommit {
   private static final Logger LOG = LoggerFactory.getLogger(CompactionCommit.class);
   private static final int MAX_ATTEMPTS = 3;
 
   private final CompactionConfig config;
   private final Optional<SideFiles> sideFiles;
 
-  CompactionCommit(CompactionConfig config, Optional<SideFiles> sideFiles) {
+  public CompactionCommit(CompactionConfig config, Optional<SideFiles> sideFiles) {
     this.config = config;
     this.sideFiles = sideFiles;
   }
@@ -55,7 +57,7 @@ final class CompactionCommit {
    * @param mayHaveLanded the plan may have committed before (restored from a checkpoint): look in
    *     the table's history first
    */
-  CompactionSummary commit(
+  public CompactionSummary commit(
       Dataset dataset,
       PlanRef plan,
       List<RewriteResult> rewritten,

@@ -7,6 +7,7 @@ import dev.flinklance.key.KeyType;
 import dev.flinklance.key.PrimaryKey;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
 import org.slf4j.Logger;
@@ -22,7 +23,8 @@ import org.slf4j.LoggerFactory;
  * at most 85). Lance's compaction itself keeps an index over the fragments it rewrites. Never fails
  * the pass: the indexes stay as they are and the next pass tries again.
  */
-final class ScalarIndexUpkeep {
+@Internal
+public final class ScalarIndexUpkeep {
   private static final Logger LOG = LoggerFactory.getLogger(ScalarIndexUpkeep.class);
 
   private ScalarIndexUpkeep() {}
@@ -30,7 +32,7 @@ final class ScalarIndexUpkeep {
   /**
    * @return the columns whose indexes were brought up to date
    */
-  static List<String> run(Dataset dataset) {
+  public static List<String> run(Dataset dataset) {
     List<String> updated = new ArrayList<>();
     try {
       dataset.checkoutLatest();

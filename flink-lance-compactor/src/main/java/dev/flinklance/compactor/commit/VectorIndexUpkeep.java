@@ -3,6 +3,7 @@ package dev.flinklance.compactor.commit;
 import dev.flinklance.compactor.index.IndexedDeletions;
 import dev.flinklance.index.VectorIndex;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.index.OptimizeOptions;
 import org.slf4j.Logger;
@@ -15,7 +16,8 @@ import org.slf4j.LoggerFactory;
  * tries again. An index that holds deleted rows of a stable-row-id table is left to the next pass's
  * rebuild ({@link IndexedDeletions}).
  */
-final class VectorIndexUpkeep {
+@Internal
+public final class VectorIndexUpkeep {
   private static final Logger LOG = LoggerFactory.getLogger(VectorIndexUpkeep.class);
 
   private VectorIndexUpkeep() {}
@@ -23,7 +25,7 @@ final class VectorIndexUpkeep {
   /**
    * @return the indexes brought up to date (none when every index covers every fragment)
    */
-  static List<String> run(Dataset dataset) {
+  public static List<String> run(Dataset dataset) {
     try {
       dataset.checkoutLatest();
       List<String> behind =

@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
+import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.cleanup.CleanupPolicy;
 import org.lance.cleanup.RemovalStats;
@@ -13,14 +14,16 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /** Lance cleanup of old versions, then GC of the side files they alone referenced. */
-final class VersionCleanup {
+@Internal
+public final class VersionCleanup {
   private static final Logger LOG = LoggerFactory.getLogger(VersionCleanup.class);
 
   private final Duration olderThan;
   private final Duration sideFileMinAge;
   private final Optional<SideFiles> sideFiles;
 
-  VersionCleanup(Duration olderThan, Duration sideFileMinAge, Optional<SideFiles> sideFiles) {
+  public VersionCleanup(
+      Duration olderThan, Duration sideFileMinAge, Optional<SideFiles> sideFiles) {
     this.olderThan = olderThan;
     this.sideFileMinAge = sideFileMinAge;
     this.sideFiles = sideFiles;
@@ -29,7 +32,7 @@ final class VersionCleanup {
   /**
    * @return how many side files were deleted
    */
-  int run(Dataset dataset) throws IOException {
+  public int run(Dataset dataset) throws IOException {
     dataset.checkoutLatest();
     long now = System.currentTimeMillis();
     RemovalStats removed =

@@ -4,6 +4,7 @@ import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputView;
 
@@ -13,7 +14,8 @@ import org.apache.flink.core.memory.DataOutputView;
  * table: once a source fragment is gone or changed, the plan committed or was preempted; after
  * {@code compaction.timeout}, it failed. Until then its fragments are not planned again.
  */
-record InFlightPlan(String planId, long plannedAtMillis, List<FragmentKey> sources) {
+@Internal
+public record InFlightPlan(String planId, long plannedAtMillis, List<FragmentKey> sources) {
 
   boolean isSettled(Set<FragmentKey> current, long nowMillis, long timeoutMillis) {
     return !current.containsAll(sources) || nowMillis - plannedAtMillis >= timeoutMillis;

@@ -1,10 +1,12 @@
 package dev.flinklance.compactor.plan;
 
+import dev.flinklance.compactor.operator.CompactionPlanner;
 import dev.flinklance.state.FormatSerializer;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataInputView;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -14,15 +16,17 @@ import org.apache.flink.core.memory.DataOutputView;
  * What the {@link CompactionPlanner} keeps in every checkpoint: its trigger's counters and the
  * plans in flight.
  */
-record PlannerState(long commitsSinceLast, long lastCompactionMillis, List<InFlightPlan> inFlight) {
+@Internal
+public record PlannerState(
+    long commitsSinceLast, long lastCompactionMillis, List<InFlightPlan> inFlight) {
   private static final Serializer SERIALIZER = new Serializer();
 
-  PlannerState {
+  public PlannerState {
     inFlight = List.copyOf(inFlight);
   }
 
   /** The state's bytes: the format, then the serialized state (no length between them). */
-  byte[] toBytes() throws IOException {
+  public byte[] toBytes() throws IOException {
     byte[] state = SERIALIZER.serialize(this);
     DataOutputSerializer out = new DataOutputSerializer(Integer.BYTES + state.length);
     out.writeInt(SERIALIZER.getVersion());
@@ -30,7 +34,7 @@ record PlannerState(long commitsSinceLast, long lastCompactionMillis, List<InFli
     return out.getCopyOfBuffer();
   }
 
-  static PlannerState fromBytes(byte[] bytes) throws IOException {
+  public static PlannerState fromBytes(byte[] bytes) throws IOException {
     int format = new DataInputDeserializer(bytes).readInt();
     return SERIALIZER.deserialize(format, Arrays.copyOfRange(bytes, Integer.BYTES, bytes.length));
   }

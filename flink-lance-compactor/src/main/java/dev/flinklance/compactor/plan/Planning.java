@@ -13,6 +13,7 @@ import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
 import java.util.stream.Collectors;
+import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
@@ -22,7 +23,8 @@ import org.lance.compaction.CompactionTask;
 import org.lance.compaction.TaskData;
 
 /** One look at the table: which in-flight plans are settled, and what to compact now. */
-final class Planning {
+@Internal
+public final class Planning {
   /** Lance's default: a fragment with more deleted rows than this share is rewritten. */
   private static final double DELETION_SHARE = 0.1;
 
@@ -34,7 +36,7 @@ final class Planning {
    *
    * @param memWal the table has a MemWAL ({@link MemWal}): nothing was planned
    */
-  record Evaluation(
+  public record Evaluation(
       long version,
       int fragments,
       Set<String> settledPlans,
@@ -54,12 +56,12 @@ final class Planning {
   }
 
   /** A new plan: its tasks and the fragments they rewrite. */
-  record Planned(PlanRef ref, List<CompactionTask> tasks, InFlightPlan inFlight) {}
+  public record Planned(PlanRef ref, List<CompactionTask> tasks, InFlightPlan inFlight) {}
 
   private final CompactionConfig config;
   private final TriggerPolicy policy;
 
-  Planning(CompactionConfig config) {
+  public Planning(CompactionConfig config) {
     this.config = config;
     this.policy = new TriggerPolicy(config);
   }
@@ -67,7 +69,7 @@ final class Planning {
   /**
    * @param forced plan whatever can be compacted (a standalone pass)
    */
-  Evaluation evaluate(
+  public Evaluation evaluate(
       Dataset latest,
       List<InFlightPlan> inFlight,
       boolean forced,

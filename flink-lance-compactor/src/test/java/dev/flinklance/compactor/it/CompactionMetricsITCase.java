@@ -5,9 +5,9 @@ import static dev.flinklance.compactor.testing.LineageTables.createStable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.compactor.CompactionConfig;
-import dev.flinklance.compactor.CompactionTopology;
+import dev.flinklance.compactor.operator.CompactionTopology;
+import dev.flinklance.compactor.operator.RewriteFunction;
 import dev.flinklance.compactor.plan.PlanRequest;
-import dev.flinklance.compactor.rewrite.RewriteFunction;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TableMetrics;

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.compactor.CompactionConfig;
-import dev.flinklance.compactor.CompactionTopology;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
+import dev.flinklance.compactor.operator.CompactionTopology;
+import dev.flinklance.compactor.operator.RewriteFunction;
 import dev.flinklance.compactor.plan.PlanRequest;
-import dev.flinklance.compactor.rewrite.RewriteFunction;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;

@@ -3,12 +3,12 @@ package dev.flinklance.compactor.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.compactor.CompactionConfig;
-import dev.flinklance.compactor.CompactionTopology;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
+import dev.flinklance.compactor.operator.CompactionTopology;
+import dev.flinklance.compactor.operator.RewriteFunction;
 import dev.flinklance.compactor.plan.PlanRequest;
-import dev.flinklance.compactor.rewrite.RewriteFunction;
 import dev.flinklance.index.MemWal;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LogCapture;

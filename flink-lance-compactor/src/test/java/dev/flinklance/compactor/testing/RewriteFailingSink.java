@@ -1,11 +1,12 @@
 package dev.flinklance.compactor.testing;
 
 import dev.flinklance.compactor.CompactionConfig;
-import dev.flinklance.compactor.CompactionPostCommitTopology;
+import dev.flinklance.compactor.CompactionMaintenance;
+import dev.flinklance.compactor.operator.RewriteFunction;
 import dev.flinklance.compactor.plan.RewriteTask;
-import dev.flinklance.compactor.rewrite.RewriteFunction;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.committer.CommittedCheckpoints;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.testing.Failures;
@@ -80,8 +81,13 @@ public final class RewriteFailingSink<T>
 
   @Override
   public void addPostCommitTopology(DataStream<CommittableMessage<LanceCommittable>> committed) {
-    CompactionPostCommitTopology.addTo(
-        committed, compaction, new FailingRewrite(compaction, crashToken, failToken));
+    String committerUid = committed.getTransformation().getUid();
+    boolean uids = committerUid != null && !committerUid.isEmpty();
+    CompactionMaintenance.addTo(
+        CommittedCheckpoints.of(committed, uids),
+        compaction,
+        new FailingRewrite(compaction, crashToken, failToken),
+        uids);
   }
 
   /** Crashes on the first task it is given, fails the rewrite of a later one. */

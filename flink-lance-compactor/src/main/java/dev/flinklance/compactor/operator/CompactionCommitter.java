@@ -1,0 +1,236 @@
+package dev.flinklance.compactor.operator;
+
+import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.commit.CompactionCommit;
+import dev.flinklance.compactor.commit.CompactionSummary;
+import dev.flinklance.compactor.commit.ScalarIndexUpkeep;
+import dev.flinklance.compactor.commit.VectorIndexUpkeep;
+import dev.flinklance.compactor.commit.VersionCleanup;
+import dev.flinklance.compactor.plan.PlanRef;
+import dev.flinklance.compactor.rewrite.RewriteOutcome;
+import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.index.MemWal;
+import dev.flinklance.secrets.Secrets;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import org.apache.flink.annotation.Internal;
+import org.apache.flink.api.common.state.ListState;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.runtime.state.StateInitializationContext;
+import org.apache.flink.runtime.state.StateSnapshotContext;
+import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
+import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.lance.compaction.RewriteResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The compaction committer, at parallelism 1: collects a plan's rewrite outcomes, then (in the
+ * background) spills lineage and commits them with Lance's {@code commitCompaction}, brings vector
+ * and scalar indexes up to date with new fragments, and runs cleanup when configured. Outcomes wait
+ * in its checkpointed state until their plan has committed: a restore commits them again, unless
+ * the table's history shows that they already landed.
+ */
+@Internal
+public final class CompactionCommitter extends BackgroundLanceOperator<CompactionSummary>
+    implements OneInputStreamOperator<RewriteOutcome, CompactionSummary> {
+  private static final long serialVersionUID = 1L;
+  private static final Logger LOG = LoggerFactory.getLogger(CompactionCommitter.class);
+
+  private final RewriteOutcome.Serializer serializer = new RewriteOutcome.Serializer();
+  private final Map<String, PendingPlan> pending = new LinkedHashMap<>();
+  private ListState<byte[]> state;
+  private CompactionMetrics metrics;
+  private Optional<SideFiles> sideFiles;
+  private CompactionCommit commit;
+  private Optional<VersionCleanup> cleanup;
+
+  /** A plan whose outcomes are still arriving, or that is being committed. */
+  private static final class PendingPlan {
+    final PlanRef ref;
+    final RewriteOutcome[] outcomes;
+    int received;
+    boolean restored;
+    boolean committing;
+
+    PendingPlan(PlanRef ref) {
+      this.ref = ref;
+      this.outcomes = new RewriteOutcome[Math.max(1, ref.taskCount())];
+    }
+
+    boolean add(RewriteOutcome outcome) {
+      if (outcomes[outcome.index()] == null) {
+        outcomes[outcome.index()] = outcome;
+        received++;
+      }
+      return received == outcomes.length;
+    }
+  }
+
+  /** The committer's factory: it needs the task's mailbox. */
+  public static MailboxOperatorFactory<RewriteOutcome, CompactionSummary> factory(
+      CompactionConfig config) {
+    return new MailboxOperatorFactory<>(
+        CompactionCommitter.class, parameters -> new CompactionCommitter(parameters, config));
+  }
+
+  private CompactionCommitter(
+      StreamOperatorParameters<CompactionSummary> parameters, CompactionConfig config) {
+    super(parameters, config, "lance-compaction-committer");
+  }
+
+  @Override
+  public void initializeState(StateInitializationContext context) throws Exception {
+    super.initializeState(context);
+    state =
+        context
+            .getOperatorStateStore()
+            .getListState(
+                new ListStateDescriptor<>(
+                    "lance-compaction-outcomes", BytePrimitiveArraySerializer.INSTANCE));
+    for (byte[] bytes : state.get()) {
+      RewriteOutcome outcome =
+          SimpleVersionedSerialization.readVersionAndDeSerialize(serializer, bytes);
+      PendingPlan plan =
+          pending.computeIfAbsent(outcome.plan().planId(), id -> new PendingPlan(outcome.plan()));
+      plan.restored = true;
+      plan.add(outcome);
+    }
+  }
+
+  @Override
+  public void open() throws Exception {
+    super.open();
+    metrics = new CompactionMetrics(getMetricGroup(), table);
+    sideFiles = SideFiles.of(table);
+    commit = new CompactionCommit(config, sideFiles);
+    cleanup =
+        config
+            .cleanupOlderThan()
+            .map(age -> new VersionCleanup(age, config.sideFileMinAge(), sideFiles));
+    for (PendingPlan plan : List.copyOf(pending.values())) {
+      if (plan.received == plan.outcomes.length) {
+        startCommit(plan);
+      }
+    }
+  }
+
+  @Override
+  public void processElement(StreamRecord<RewriteOutcome> element) {
+    RewriteOutcome outcome = element.getValue();
+    PendingPlan plan =
+        pending.computeIfAbsent(outcome.plan().planId(), id -> new PendingPlan(outcome.plan()));
+    if (plan.add(outcome) && !plan.committing) {
+      startCommit(plan);
+    }
+  }
+
+  private void startCommit(PendingPlan plan) {
+    plan.committing = true;
+    List<RewriteResult> rewritten = new ArrayList<>();
+    int failed = 0;
+    for (RewriteOutcome outcome : plan.outcomes) {
+      if (outcome.result() != null) {
+        rewritten.add(outcome.result());
+      } else if (outcome.failure() != null) {
+        failed++;
+      }
+    }
+    int failedTasks = failed;
+    background.submit(
+        "commit compaction " + plan.ref.planId(),
+        () -> {
+          CompactionSummary summary =
+              plan.ref.taskCount() == 0
+                  ? nothingToCompact(plan.ref)
+                  : commit.commit(handle.latest(), plan.ref, rewritten, failedTasks, plan.restored);
+          if (!MemWal.isOn(handle.latest())) { // describeIndices fails on it
+            VectorIndexUpkeep.run(handle.latest());
+            ScalarIndexUpkeep.run(handle.latest());
+          }
+          return new Finished(summary, cleanUp());
+        },
+        finished -> {
+          pending.remove(plan.ref.planId());
+          metrics.finished(finished.summary());
+          metrics.sideFilesDeleted(finished.sideFilesDeleted());
+          LOG.info("Compaction of {} finished: {}", table, finished.summary());
+          output.collect(new StreamRecord<>(finished.summary()));
+        },
+        failure -> {
+          pending.remove(plan.ref.planId());
+          metrics.failed();
+          LOG.warn(
+              "Compaction {} of {} failed; its fragments are planned again later",
+              plan.ref.planId(),
+              table,
+              failure);
+          handle.reset();
+          output.collect(new StreamRecord<>(failed(plan.ref, failedTasks, failure)));
+        });
+  }
+
+  private record Finished(CompactionSummary summary, int sideFilesDeleted) {}
+
+  /** Cleanup after a compaction; its failure leaves the compaction's outcome as it was. */
+  private int cleanUp() {
+    if (cleanup.isEmpty()) {
+      return 0;
+    }
+    try {
+      return cleanup.get().run(handle.latest());
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      LOG.warn("Cleanup of {} failed; it runs again after the next compaction", table, e);
+      handle.reset();
+      return 0;
+    }
+  }
+
+  private static CompactionSummary nothingToCompact(PlanRef plan) {
+    return CompactionSummary.builder(
+            plan.planId(), CompactionSummary.Outcome.NOTHING_TO_COMPACT, plan.fragmentsBefore())
+        .build();
+  }
+
+  private static CompactionSummary failed(PlanRef plan, int failedTasks, Exception failure) {
+    return CompactionSummary.builder(
+            plan.planId(), CompactionSummary.Outcome.FAILED, plan.fragmentsBefore())
+        .tasksFailed(failedTasks)
+        .failure(Secrets.redact(String.valueOf(failure.getMessage())))
+        .build();
+  }
+
+  @Override
+  public void snapshotState(StateSnapshotContext context) throws Exception {
+    super.snapshotState(context);
+    List<byte[]> outcomes = new ArrayList<>();
+    for (PendingPlan plan : pending.values()) {
+      for (RewriteOutcome outcome : plan.outcomes) {
+        if (outcome != null) {
+          outcomes.add(SimpleVersionedSerialization.writeVersionAndSerialize(serializer, outcome));
+        }
+      }
+    }
+    state.update(outcomes);
+  }
+
+  @Override
+  public void close() throws Exception {
+    super.close();
+    if (sideFiles != null) {
+      sideFiles.ifPresent(SideFiles::close);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "CompactionCommitter{" + Objects.toString(table) + "}";
+  }
+}
