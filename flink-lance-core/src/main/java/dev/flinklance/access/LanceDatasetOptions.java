@@ -1,5 +1,6 @@
 package dev.flinklance.access;
 
+import dev.flinklance.arrow.Compression;
 import dev.flinklance.namespace.NamespaceConnection;
 import dev.flinklance.namespace.NamespaceTable;
 import java.net.URLDecoder;
@@ -67,6 +68,41 @@ public final class LanceDatasetOptions {
                   + " schema has a MAP column (MAP needs 2.2) or a compressed column"
                   + " (sink.compression, sink.compression.columns: with zstd, 2.2 takes 0.81 of 2.1's"
                   + " bytes on narrow rows). An existing table keeps its own version.");
+
+  public static final ConfigOption<Compression> SINK_COMPRESSION =
+      ConfigOptions.key("sink.compression")
+          .enumType(Compression.class)
+          .defaultValue(Compression.NONE)
+          .withDescription(
+              "Compression of the columns of a table the sink creates, on top of Lance's own"
+                  + " encodings (bit packing, dictionaries, FSST): ZSTD, LZ4 or NONE. Measured on"
+                  + " narrow event rows against NONE (docs/benchmark.md): ZSTD 0.46 of the bytes,"
+                  + " the sink writing at 0.6 and full scans at 0.27 of the speed; LZ4 0.53 of the"
+                  + " bytes, writes at 0.72, scans at 0.42. Hence the default NONE. A new table"
+                  + " with a compressed column is created in file format 2.2 unless"
+                  + " data-storage-version says otherwise (2.2 compresses better)."
+                  + " Vector columns take only sink.compression.columns (lance-core 7.0.0 writes"
+                  + " them uncompressed anyway). An existing table keeps the compression its"
+                  + " schema says. Needs file format 2.1 or later: with data-storage-version 2.0"
+                  + " it is refused.");
+
+  public static final ConfigOption<Integer> SINK_COMPRESSION_LEVEL =
+      ConfigOptions.key("sink.compression-level")
+          .intType()
+          .noDefaultValue()
+          .withDescription(
+              "Zstandard level (1 to 22) of the zstd columns of a table the sink creates. Default:"
+                  + " Lance's own. Refused when no column is compressed with zstd.");
+
+  public static final ConfigOption<Map<String, String>> SINK_COMPRESSION_COLUMNS =
+      ConfigOptions.key("sink.compression.columns")
+          .mapType()
+          .defaultValue(Map.of())
+          .withDescription(
+              "Top-level columns with a compression of their own in a table the sink creates, as"
+                  + " column:compression pairs, for example 'payload:zstd,id:none'; a nested"
+                  + " column's fields all take its compression. The other columns take"
+                  + " sink.compression.");
 
   /** What a writer does about an object store that ignores create-only PUTs. */
   @PublicEvolving

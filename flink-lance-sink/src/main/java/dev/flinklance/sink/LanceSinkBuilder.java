@@ -83,12 +83,12 @@ public final class LanceSinkBuilder<T> {
    * table keeps its own.
    */
   public LanceSinkBuilder<T> compression(Compression compression) {
-    return set(LanceSinkOptions.SINK_COMPRESSION, compression);
+    return set(LanceDatasetOptions.SINK_COMPRESSION, compression);
   }
 
   /** The zstd level (1 to 22) of a table the sink creates ({@code sink.compression-level}). */
   public LanceSinkBuilder<T> compressionLevel(int level) {
-    return set(LanceSinkOptions.SINK_COMPRESSION_LEVEL, level);
+    return set(LanceDatasetOptions.SINK_COMPRESSION_LEVEL, level);
   }
 
   /**
@@ -97,7 +97,7 @@ public final class LanceSinkBuilder<T> {
    */
   public LanceSinkBuilder<T> columnCompression(String column, Compression compression) {
     columnCompressions.put(column, compression.name());
-    return set(LanceSinkOptions.SINK_COMPRESSION_COLUMNS, Map.copyOf(columnCompressions));
+    return set(LanceDatasetOptions.SINK_COMPRESSION_COLUMNS, Map.copyOf(columnCompressions));
   }
 
   /**
@@ -149,7 +149,7 @@ public final class LanceSinkBuilder<T> {
             ? null
             : PrimaryKey.of(rowType, primaryKey, options.get(LanceDatasetOptions.PATH));
     LanceSinkConfig config = LanceSinkConfig.from(options, overwrite, key);
-    config.creationSchema(rowType);
+    config.layout().schemaFor(rowType);
     TableMaintenances.validate(options);
     return new LanceSink<>(config, rowType, toRowData);
   }

@@ -1,16 +1,10 @@
 package dev.flinklance.sink;
 
-import static dev.flinklance.access.LanceDatasetOptions.DATA_STORAGE_VERSION;
 import static dev.flinklance.access.LanceDatasetOptions.PATH;
-import static dev.flinklance.access.LanceDatasetOptions.STABLE_ROW_IDS;
-import static dev.flinklance.access.LanceDatasetOptions.VECTOR_COLUMNS;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_DEDUPE_MAX_VERSIONS;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_MAX_ATTEMPTS;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_MAX_CONFLICT_RETRIES;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_COMMIT_USER;
-import static dev.flinklance.sink.LanceSinkOptions.SINK_COMPRESSION;
-import static dev.flinklance.sink.LanceSinkOptions.SINK_COMPRESSION_COLUMNS;
-import static dev.flinklance.sink.LanceSinkOptions.SINK_COMPRESSION_LEVEL;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_BUFFER_SIZE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_FILE_SIZE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_ROWS_PER_FILE;
@@ -19,26 +13,16 @@ import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_KEY_INDEX;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_MAX_BUFFER_SIZE;
 
 import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableLayout;
 import dev.flinklance.access.TableRef;
-import dev.flinklance.arrow.ArrowSchemaConverter;
-import dev.flinklance.arrow.ColumnCompression;
-import dev.flinklance.arrow.Compression;
 import dev.flinklance.key.PrimaryKey;
 import java.io.Serializable;
 import java.nio.file.Path;
-import java.util.Arrays;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Locale;
-import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
-import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.MemorySize;
-import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The validated, immutable settings of one sink. Every option is checked here, once, with a message
@@ -49,19 +33,13 @@ public final class LanceSinkConfig implements Serializable {
   private static final long serialVersionUID = 1L;
   private static final long MIN_BUFFER_BYTES = MemorySize.ofMebiBytes(2).getBytes();
 
-  /** File format versions that write no compression, as Lance names them. */
-  private static final Set<String> UNCOMPRESSED_FORMATS = Set.of("0.1", "2.0", "legacy");
-
   private final Configuration options;
   private final TableRef dataset;
   private final String commitUser;
   private final int maxRowsPerFile;
   private final long maxBufferBytes;
   private final long maxFileBytes;
-  private final boolean stableRowIds;
-  private final String dataStorageVersion;
-  private final Map<String, Integer> vectorColumns;
-  private final ColumnCompression compression;
+  private final TableLayout layout;
   private final int commitMaxConflictRetries;
   private final int commitMaxAttempts;
   private final int dedupeMaxVersions;
@@ -90,10 +68,7 @@ public final class LanceSinkConfig implements Serializable {
     this.maxFileBytes = conf.get(SINK_MAX_FILE_SIZE).getBytes();
     require(maxFileBytes >= MIN_BUFFER_BYTES, SINK_MAX_FILE_SIZE, "must be at least 2 mb");
     this.onInvalidRecord = conf.get(SINK_ON_INVALID_RECORD);
-    this.stableRowIds = conf.get(STABLE_ROW_IDS);
-    this.dataStorageVersion = conf.get(DATA_STORAGE_VERSION);
-    this.vectorColumns = parseVectorColumns(conf.get(VECTOR_COLUMNS));
-    this.compression = parseCompression(conf, dataStorageVersion);
+    this.layout = TableLayout.from(conf);
     this.commitMaxConflictRetries = conf.get(SINK_COMMIT_MAX_CONFLICT_RETRIES);
     require(
         commitMaxConflictRetries >= 0, SINK_COMMIT_MAX_CONFLICT_RETRIES, "must not be negative");
@@ -131,71 +106,6 @@ public final class LanceSinkConfig implements Serializable {
    */
   private static String absolute(String path) {
     return path.contains("://") ? path : Path.of(path).toAbsolutePath().normalize().toString();
-  }
-
-  private static Map<String, Integer> parseVectorColumns(Map<String, String> raw) {
-    Map<String, Integer> parsed = new LinkedHashMap<>();
-    raw.forEach(
-        (column, dimension) -> {
-          try {
-            parsed.put(column, Integer.parseInt(dimension.trim()));
-          } catch (NumberFormatException e) {
-            require(
-                false,
-                VECTOR_COLUMNS,
-                String.format("dimension of '%s' is not a number: '%s'", column, dimension));
-          }
-        });
-    return Map.copyOf(parsed);
-  }
-
-  private static ColumnCompression parseCompression(Configuration conf, String storageVersion) {
-    Map<String, Compression> columns = new LinkedHashMap<>();
-    conf.get(SINK_COMPRESSION_COLUMNS)
-        .forEach((column, value) -> columns.put(column, parseCompression(column, value)));
-    Integer level = conf.get(SINK_COMPRESSION_LEVEL);
-    ColumnCompression compression =
-        new ColumnCompression(conf.get(SINK_COMPRESSION), level, columns);
-    boolean uncompressedFormat =
-        storageVersion != null
-            && UNCOMPRESSED_FORMATS.contains(storageVersion.trim().toLowerCase(Locale.ROOT));
-    boolean chosen = conf.contains(SINK_COMPRESSION) || conf.contains(SINK_COMPRESSION_COLUMNS);
-    if (uncompressedFormat && !chosen && level == null) {
-      return ColumnCompression.NONE; // the default compression is for formats that have it
-    }
-    if (uncompressedFormat && compression.compressesAny()) {
-      throw invalid(
-          conf.contains(SINK_COMPRESSION) ? SINK_COMPRESSION : SINK_COMPRESSION_COLUMNS,
-          String.format(
-              "file format %s ('%s') writes no compression; create the table with 2.1 or later,"
-                  + " or set NONE",
-              storageVersion.trim(), DATA_STORAGE_VERSION.key()));
-    }
-    if (level != null) {
-      require(
-          level >= ColumnCompression.MIN_ZSTD_LEVEL && level <= ColumnCompression.MAX_ZSTD_LEVEL,
-          SINK_COMPRESSION_LEVEL,
-          String.format(
-              "a zstd level is %d to %d, got %d",
-              ColumnCompression.MIN_ZSTD_LEVEL, ColumnCompression.MAX_ZSTD_LEVEL, level));
-      require(
-          compression.usesZstd(),
-          SINK_COMPRESSION_LEVEL,
-          "is the level of zstd, but no column is compressed with zstd");
-    }
-    return compression;
-  }
-
-  private static Compression parseCompression(String column, String value) {
-    try {
-      return Compression.valueOf(value.trim().toUpperCase(Locale.ROOT));
-    } catch (IllegalArgumentException e) {
-      throw invalid(
-          SINK_COMPRESSION_COLUMNS,
-          String.format(
-              "compression of column '%s' must be one of %s, got '%s'",
-              column, Arrays.toString(Compression.values()), value));
-    }
   }
 
   private static void require(boolean condition, ConfigOption<?> option, String problem) {
@@ -242,35 +152,9 @@ public final class LanceSinkConfig implements Serializable {
     return onInvalidRecord;
   }
 
-  public boolean stableRowIds() {
-    return stableRowIds;
-  }
-
-  /** The file format for a new table, or null for the default. */
-  public String dataStorageVersion() {
-    return dataStorageVersion;
-  }
-
-  public Map<String, Integer> vectorColumns() {
-    return vectorColumns;
-  }
-
-  /**
-   * The schema of a table the sink creates for rows of {@code rowType}: vector columns as
-   * FixedSizeList, each column's compression in its field metadata.
-   *
-   * @throws dev.flinklance.arrow.UnsupportedTypeException naming a column Lance cannot store
-   * @throws IllegalArgumentException naming the option of a column the rows do not have
-   */
-  public Schema creationSchema(RowType rowType) {
-    Schema columns = ArrowSchemaConverter.toArrowSchema(rowType, vectorColumns);
-    List<String> unknown = compression.unknownColumns(columns);
-    if (!unknown.isEmpty()) {
-      throw invalid(
-          SINK_COMPRESSION_COLUMNS,
-          String.format("no column %s; columns are %s", unknown, rowType.getFieldNames()));
-    }
-    return compression.applyTo(columns);
+  /** How a table this sink creates is laid out. */
+  public TableLayout layout() {
+    return layout;
   }
 
   public int commitMaxConflictRetries() {

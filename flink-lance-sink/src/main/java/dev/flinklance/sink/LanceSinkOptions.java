@@ -1,7 +1,5 @@
 package dev.flinklance.sink;
 
-import dev.flinklance.arrow.Compression;
-import java.util.Map;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
@@ -114,41 +112,6 @@ public final class LanceSinkOptions {
                   + " finds the rows of a few keys through the index instead of scanning the key"
                   + " columns. false: build none (an index built otherwise is used and kept up to"
                   + " date all the same).");
-
-  public static final ConfigOption<Compression> SINK_COMPRESSION =
-      ConfigOptions.key("sink.compression")
-          .enumType(Compression.class)
-          .defaultValue(Compression.NONE)
-          .withDescription(
-              "Compression of the columns of a table the sink creates, on top of Lance's own"
-                  + " encodings (bit packing, dictionaries, FSST): ZSTD, LZ4 or NONE. Measured on"
-                  + " narrow event rows against NONE (docs/benchmark.md): ZSTD 0.46 of the bytes,"
-                  + " the sink writing at 0.6 and full scans at 0.27 of the speed; LZ4 0.53 of the"
-                  + " bytes, writes at 0.72, scans at 0.42. Hence the default NONE. A new table"
-                  + " with a compressed column is created in file format 2.2 unless"
-                  + " data-storage-version says otherwise (2.2 compresses better)."
-                  + " Vector columns take only sink.compression.columns (lance-core 7.0.0 writes"
-                  + " them uncompressed anyway). An existing table keeps the compression its"
-                  + " schema says. Needs file format 2.1 or later: with data-storage-version 2.0"
-                  + " it is refused.");
-
-  public static final ConfigOption<Integer> SINK_COMPRESSION_LEVEL =
-      ConfigOptions.key("sink.compression-level")
-          .intType()
-          .noDefaultValue()
-          .withDescription(
-              "Zstandard level (1 to 22) of the zstd columns of a table the sink creates. Default:"
-                  + " Lance's own. Refused when no column is compressed with zstd.");
-
-  public static final ConfigOption<Map<String, String>> SINK_COMPRESSION_COLUMNS =
-      ConfigOptions.key("sink.compression.columns")
-          .mapType()
-          .defaultValue(Map.of())
-          .withDescription(
-              "Top-level columns with a compression of their own in a table the sink creates, as"
-                  + " column:compression pairs, for example 'payload:zstd,id:none'; a nested"
-                  + " column's fields all take its compression. The other columns take"
-                  + " sink.compression.");
 
   private LanceSinkOptions() {}
 }

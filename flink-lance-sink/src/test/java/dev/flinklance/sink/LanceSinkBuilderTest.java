@@ -26,8 +26,8 @@ class LanceSinkBuilderTest {
     assertThat(config.commitUser()).isNull();
     assertThat(config.maxRowsPerFile()).isEqualTo(1_000_000);
     assertThat(config.maxBufferBytes()).isEqualTo(MemorySize.ofMebiBytes(64).getBytes());
-    assertThat(config.stableRowIds()).isFalse();
-    assertThat(config.vectorColumns()).isEmpty();
+    assertThat(config.layout().stableRowIds()).isFalse();
+    assertThat(config.layout().vectorColumns()).isEmpty();
   }
 
   @Test
@@ -68,8 +68,8 @@ class LanceSinkBuilderTest {
     assertThat(config.commitUser()).isEqualTo("ingest");
     assertThat(config.maxRowsPerFile()).isEqualTo(10);
     assertThat(config.maxBufferBytes()).isEqualTo(2L << 20);
-    assertThat(config.stableRowIds()).isTrue();
-    assertThat(config.vectorColumns()).containsExactly(Map.entry("embedding", 8));
+    assertThat(config.layout().stableRowIds()).isTrue();
+    assertThat(config.layout().vectorColumns()).containsExactly(Map.entry("embedding", 8));
     assertThat(config.dedupeMaxVersions()).isEqualTo(7);
   }
 
@@ -208,7 +208,8 @@ class LanceSinkBuilderTest {
                 .set(LanceDatasetOptions.DATA_STORAGE_VERSION, "2.0")
                 .build()
                 .config()
-                .creationSchema(vectorRow())
+                .layout()
+                .schemaFor(vectorRow())
                 .getFields())
         .allSatisfy(field -> assertThat(field.getMetadata()).isEmpty());
     vectorSink()

@@ -2,7 +2,6 @@ package dev.flinklance.sink.writer;
 
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.Allocators;
-import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.PermanentDatasetException;
@@ -61,15 +60,15 @@ final class FragmentWriter implements AutoCloseable {
     try {
       this.batchAllocator = allocator.newChildAllocator("batch", 0, Long.MAX_VALUE);
       Optional<PrimaryKey> key = config.primaryKey();
-      Schema streamSchema = config.creationSchema(rowType);
+      Schema streamSchema = config.layout().schemaFor(rowType);
       Schema creationSchema = key.map(k -> k.declareIn(streamSchema)).orElse(streamSchema);
       TableLayout layout =
           TableBootstrap.ensureTable(
               config.dataset(),
               allocator,
               creationSchema,
-              config.stableRowIds(),
-              ArrowSchemaConverter.storageVersionFor(streamSchema, config.dataStorageVersion()),
+              config.layout().stableRowIds(),
+              config.layout().storageVersionFor(streamSchema),
               creator);
       checkKey(key, layout);
       this.tableSchema = layout.schema();

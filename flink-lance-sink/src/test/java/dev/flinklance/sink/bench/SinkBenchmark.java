@@ -7,7 +7,6 @@ import dev.flinklance.arrow.Compression;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.LanceSinkConfig;
-import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.testing.BenchRows;
 import dev.flinklance.testing.TableMetrics;
 import java.io.IOException;
@@ -252,7 +251,7 @@ public final class SinkBenchmark {
 
   /** The sink's job with {@code compression}: the default's is the sink's job of the printout. */
   private static String sinkJob(Compression compression) {
-    return compression == LanceSinkOptions.SINK_COMPRESSION.defaultValue()
+    return compression == LanceDatasetOptions.SINK_COMPRESSION.defaultValue()
         ? SINK_JOB
         : SINK_JOB + ", sink.compression " + compression;
   }

@@ -1,14 +1,13 @@
 package dev.flinklance.table.catalog;
 
 import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.TableLayout;
 import dev.flinklance.access.TableRef;
-import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.namespace.NamespaceException;
-import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.source.LanceSourceOptions;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import dev.flinklance.table.catalog.procedure.LanceProcedures;
@@ -327,9 +326,7 @@ public class LanceCatalog extends AbstractCatalog {
     Map<String, String> options = TableOptions.forCreate(resolved.getOptions());
     RowType declaredType =
         (RowType) resolved.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
-    Map<String, String> withPath = new HashMap<>(options);
-    withPath.put(LanceDatasetOptions.PATH.key(), "memory://checked");
-    LanceSinkConfig config = invalid(() -> LanceSinkConfig.from(Configuration.fromMap(withPath)));
+    TableLayout layout = invalid(() -> TableLayout.from(Configuration.fromMap(options)));
     // A primary key is Lance's own (unenforced) one, so that every session and engine sees it;
     // its columns are NOT NULL, as Lance wants them
     Optional<PrimaryKey> key =
@@ -343,7 +340,7 @@ public class LanceCatalog extends AbstractCatalog {
                             PrimaryKey.of(
                                 declaredType, constraint.getColumns(), path.getFullName())));
     RowType rowType = key.map(k -> k.withKeysNotNull(declaredType)).orElse(declaredType);
-    Schema columns = invalid(() -> config.creationSchema(rowType));
+    Schema columns = invalid(() -> layout.schemaFor(rowType));
     Schema schema = key.map(k -> k.declareIn(columns)).orElse(columns);
     if (tableExists(path)) {
       if (ignoreIfExists) {
@@ -373,8 +370,8 @@ public class LanceCatalog extends AbstractCatalog {
                   lance.createIfAbsent(
                       scoped,
                       schema,
-                      config.stableRowIds(),
-                      ArrowSchemaConverter.storageVersionFor(schema, config.dataStorageVersion()),
+                      layout.stableRowIds(),
+                      layout.storageVersionFor(schema),
                       tableConfig));
       created.ifPresent(Dataset::close);
     } catch (RuntimeException e) {

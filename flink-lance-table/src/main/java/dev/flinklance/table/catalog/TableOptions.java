@@ -1,7 +1,6 @@
 package dev.flinklance.table.catalog;
 
 import dev.flinklance.access.LanceDatasetOptions;
-import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import java.util.HashMap;
 import java.util.Map;
@@ -28,9 +27,9 @@ public final class TableOptions {
           LanceDatasetOptions.VECTOR_COLUMNS.key(),
           LanceDatasetOptions.STABLE_ROW_IDS.key(),
           LanceDatasetOptions.DATA_STORAGE_VERSION.key(),
-          LanceSinkOptions.SINK_COMPRESSION.key(),
-          LanceSinkOptions.SINK_COMPRESSION_LEVEL.key(),
-          LanceSinkOptions.SINK_COMPRESSION_COLUMNS.key());
+          LanceDatasetOptions.SINK_COMPRESSION.key(),
+          LanceDatasetOptions.SINK_COMPRESSION_LEVEL.key(),
+          LanceDatasetOptions.SINK_COMPRESSION_COLUMNS.key());
 
   private static final Set<String> ALLOWED = allowedKeys();
 
