@@ -1,6 +1,7 @@
 package dev.flinklance.errors;
 
 import java.util.List;
+import java.util.regex.Pattern;
 import org.apache.flink.annotation.Internal;
 
 /**
@@ -10,6 +11,12 @@ import org.apache.flink.annotation.Internal;
  */
 @Internal
 public final class LanceErrors {
+  /**
+   * A version's manifest gone between listing and reading it: the table is being dropped (or the
+   * version cleaned up) while it is opened. Lance then reports an I/O error on the object.
+   */
+  private static final Pattern MISSING_MANIFEST =
+      Pattern.compile("Object at location \\S*_versions/\\d+\\.manifest not found");
 
   private LanceErrors() {}
 
@@ -39,7 +46,9 @@ public final class LanceErrors {
       return true; // the table's namespace does not know it (any more)
     }
     String message = String.valueOf(e.getMessage());
-    return message.contains("was not found") || message.startsWith("Not found");
+    return message.contains("was not found")
+        || message.startsWith("Not found")
+        || MISSING_MANIFEST.matcher(message).find();
   }
 
   /** Another transaction won the race for the version this commit wanted. */

@@ -3,7 +3,7 @@ package dev.flinklance.source;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.commit.CommitHistory;
+import dev.flinklance.commit.VersionsBy;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceErrors;
 import java.util.Optional;
@@ -60,7 +60,7 @@ public final class TableVersions {
                 streaming.startupMode() == StartupMode.VERSION
                     ? streaming.startupVersion()
                     : Optional.ofNullable(
-                            CommitHistory.committedBy(latest, streaming.startupTimestampMillis())
+                            VersionsBy.committedBy(latest, streaming.startupTimestampMillis())
                                 .version())
                         .map(VersionMark::version)
                         .orElse(0L);

@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.commit;
 
-import dev.flinklance.commit.CommitHistory;
+import dev.flinklance.commit.RewriteHistory;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
 import dev.flinklance.compactor.lineage.RowLineageConfig;
@@ -72,7 +72,7 @@ public final class CompactionCommit {
     }
     if (mayHaveLanded) {
       OptionalLong landed =
-          CommitHistory.findRewrite(dataset, plan.readVersion(), newDataFiles(rewritten));
+          RewriteHistory.find(dataset, plan.readVersion(), newDataFiles(rewritten));
       if (landed.isPresent()) {
         LOG.info(
             "Compaction {} of {} was committed before the restore, as version {}",

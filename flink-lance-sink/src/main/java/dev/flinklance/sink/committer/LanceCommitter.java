@@ -1,9 +1,8 @@
 package dev.flinklance.sink.committer;
 
 import dev.flinklance.access.TableRef;
-import dev.flinklance.commit.CommitHistory;
-import dev.flinklance.commit.CommitHistory.RunProgress;
 import dev.flinklance.commit.CommitStamp;
+import dev.flinklance.commit.RunProgress;
 import dev.flinklance.errors.LanceErrors;
 import dev.flinklance.errors.LanceErrors.Kind;
 import dev.flinklance.errors.LanceRetries;
@@ -126,7 +125,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   /** The highest sequence number of the committable's run found after {@code afterVersion}. */
   private long landedSeq(LanceCommittable committable, long afterVersion) {
     RunProgress progress =
-        CommitHistory.progressOf(
+        RunProgress.of(
             identity().dataset(),
             committable.stamp().run(),
             afterVersion,

@@ -2,8 +2,9 @@ package dev.flinklance.source.enumerator;
 
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.commit.CommitHistory;
 import dev.flinklance.commit.VersionChange;
+import dev.flinklance.commit.VersionChanges;
+import dev.flinklance.commit.VersionsBy;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.errors.TableReplacedException;
@@ -25,8 +26,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Plans a streaming read: where it starts ({@code scan.startup.mode}), then the splits of each new
- * version, from what the version did to the rows ({@link CommitHistory#changesBetween}). Runs on
- * the enumerator's worker thread, one call at a time, each on a table it opens for the call.
+ * version, from what the version did to the rows ({@link VersionChanges#between}). Runs on the
+ * enumerator's worker thread, one call at a time, each on a table it opens for the call.
  */
 final class ChangePlanner {
   private static final Logger LOG = LoggerFactory.getLogger(ChangePlanner.class);
@@ -111,7 +112,7 @@ final class ChangePlanner {
    * after {@code millis}. Version 0 (the empty table) if the table's first version came later.
    */
   private VersionMark lastCommittedBy(Dataset latest, long millis) {
-    CommitHistory.VersionsBy found = CommitHistory.committedBy(latest, millis);
+    VersionsBy found = VersionsBy.committedBy(latest, millis);
     if (found.version() != null) {
       return found.version();
     }
@@ -145,7 +146,7 @@ final class ChangePlanner {
       }
       Planned planned = new Planned(position);
       try {
-        CommitHistory.forEachChange(
+        VersionChanges.forEach(
             latest,
             position.version(),
             upTo,

@@ -2,7 +2,7 @@ package dev.flinklance.source.reader;
 
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
-import dev.flinklance.commit.CommitHistory;
+import dev.flinklance.commit.VersionChanges;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceErrors;
 import dev.flinklance.errors.PermanentDatasetException;
@@ -156,7 +156,7 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
               keys,
               dataset(split, split.version() - 1),
               after,
-              CommitHistory.changeOf(after, split.version(), scan.watchedColumns()));
+              VersionChanges.of(after, split.version(), scan.watchedColumns()));
     }
     return pairs;
   }

@@ -4,7 +4,7 @@ import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.TableLayout;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.read.LanceReadSchema;
-import dev.flinklance.commit.CommitHistory;
+import dev.flinklance.commit.VersionsBy;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.namespace.NamespaceException;
@@ -246,9 +246,9 @@ public class LanceCatalog extends AbstractCatalog {
   public CatalogBaseTable getTable(ObjectPath path, long timestamp) throws TableNotExistException {
     CatalogTable latest = (CatalogTable) getTable(path);
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
-    CommitHistory.VersionsBy found;
+    VersionsBy found;
     try (Dataset dataset = openExisting(path, table)) {
-      found = CommitHistory.committedBy(dataset, timestamp);
+      found = VersionsBy.committedBy(dataset, timestamp);
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code

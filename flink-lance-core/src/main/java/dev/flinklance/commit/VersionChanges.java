@@ -2,7 +2,6 @@ package dev.flinklance.commit;
 
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.VersionChange.Kind;
-import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceErrors;
 import dev.flinklance.errors.PermanentDatasetException;
@@ -13,7 +12,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -22,130 +20,17 @@ import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.FragmentMetadata;
-import org.lance.Version;
 import org.lance.fragment.DataFile;
 import org.lance.schema.LanceField;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Reads a table's history: commit stamps, newest first, and what each version did to the rows.
- * Reads each version's transaction through {@link VersionTransaction}: in lance-core 7.0.0 {@code
- * DatasetDelta.listTransactions()} fails with an UnsatisfiedLinkError.
+ * What each version of a table did to the rows: fragments removed, added, and gaining deleted rows,
+ * from comparing each version's fragments with the version before (what a streaming read emits).
+ * Each version's operation comes from its transaction ({@link VersionTransaction}).
  */
 @Internal
-public final class CommitHistory {
-  private static final Logger LOG = LoggerFactory.getLogger(CommitHistory.class);
-
-  private CommitHistory() {}
-
-  /** How far a sink run's commits got, as far as the table's history tells. */
-  public sealed interface RunProgress {
-    /** The newest commit of the run has sequence number {@code seq}. */
-    record Landed(long seq, long version) implements RunProgress {}
-
-    /** Nothing of the run is in the table. */
-    record NothingLanded() implements RunProgress {}
-
-    /** The history ended before an answer: versions cleaned up, or the walk's bound reached. */
-    record Unknown(String why) implements RunProgress {}
-  }
-
-  /**
-   * How far {@code run} got. Commits of one run land in sequence order, so the newest one found
-   * answers for every committable of the run. The walk goes from the newest version down to {@code
-   * afterVersion} (exclusive: the run cannot have committed before it started), reading at most
-   * {@code maxVersions} versions, and stops at the first commit of the run.
-   */
-  public static RunProgress progressOf(
-      Dataset latest, String run, long afterVersion, int maxVersions) {
-    long newest = latest.version();
-    long oldest = Math.max(afterVersion + 1, Math.max(1, newest - maxVersions + 1));
-    for (long version = newest; version >= oldest; version--) {
-      Optional<Map<String, String>> properties = propertiesAt(latest, version);
-      if (properties.isEmpty()) {
-        return new RunProgress.Unknown(
-            String.format("version %d of %s is gone (cleaned up?)", version, latest.uri()));
-      }
-      Optional<CommitStamp> stamp = CommitStamp.from(properties.get());
-      if (stamp.isPresent() && stamp.get().run().equals(run)) {
-        return new RunProgress.Landed(stamp.get().runSeq(), version);
-      }
-    }
-    if (oldest > afterVersion + 1 && oldest > 1) {
-      return new RunProgress.Unknown(
-          String.format(
-              "read the newest %d versions of %s (option sink.commit.dedupe.max-versions)"
-                  + " without reaching version %d, where the run started",
-              maxVersions, latest.uri(), afterVersion));
-    }
-    LOG.debug("No commit of sink run {} in versions {}..{} of {}", run, oldest, newest, latest);
-    return new RunProgress.NothingLanded();
-  }
-
-  /**
-   * The version newer than {@code afterVersion} whose transaction is a rewrite (compaction) that
-   * added any of {@code newDataFiles}. Lance's {@code commitCompaction} takes no transaction
-   * properties, so a compaction commit is recognised by its new data files, whose names are unique.
-   * The walk goes oldest first: a rewrite Lance cannot read back is known only by the data files
-   * its version holds ({@link VersionTransaction#rewrittenFiles}), which a later rewrite of other
-   * fragments holds as well.
-   */
-  public static OptionalLong findRewrite(
-      Dataset latest, long afterVersion, Set<String> newDataFiles) {
-    for (long version = afterVersion + 1; version <= latest.version(); version++) {
-      try (Dataset at = latest.checkoutVersion(version)) {
-        Optional<VersionTransaction> transaction = VersionTransaction.of(at);
-        if (transaction.isPresent()
-            && transaction.get().kind() == Kind.REWRITE
-            && transaction.get().rewrittenFiles().stream().anyMatch(newDataFiles::contains)) {
-          return OptionalLong.of(version);
-        }
-      } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-        if (!LanceErrors.isNotFound(e)) {
-          throw LanceDatasetException.wrap(latest.uri(), "cannot read version " + version, e);
-        }
-        // cleaned up: the rewrite, if it landed, is in a later version (or gone with it)
-      }
-    }
-    return OptionalLong.empty();
-  }
-
-  /**
-   * The newest version of the table committed at or before {@code millis} (epoch milliseconds),
-   * with its commit instant; empty if the first version still kept was committed after it, with the
-   * id and instant of that oldest version for a message ({@link VersionsBy#oldest}).
-   */
-  public static VersionsBy committedBy(Dataset latest, long millis) {
-    List<Version> versions =
-        LanceCalls.call(latest.uri(), "cannot list the versions", latest::listVersions);
-    long nanos = millis * 1_000_000;
-    Version base = null;
-    Version oldest = null;
-    for (Version version : versions) {
-      if (epochNanos(version) <= nanos && (base == null || version.getId() > base.getId())) {
-        base = version;
-      }
-      if (oldest == null || version.getId() < oldest.getId()) {
-        oldest = version;
-      }
-    }
-    return new VersionsBy(
-        base == null ? null : new VersionMark(base.getId(), epochNanos(base)),
-        oldest == null ? null : new VersionMark(oldest.getId(), epochNanos(oldest)));
-  }
-
-  /**
-   * What {@link #committedBy} found.
-   *
-   * @param version the newest version committed by the time; null if none of the kept ones was
-   * @param oldest the oldest version still kept; null for a table without versions
-   */
-  public record VersionsBy(VersionMark version, VersionMark oldest) {}
-
-  private static long epochNanos(Version version) {
-    return version.getDataTime().toEpochSecond() * 1_000_000_000L + version.getDataTime().getNano();
-  }
+public final class VersionChanges {
+  private VersionChanges() {}
 
   /**
    * What versions {@code after + 1} to {@code upTo} did to the rows, in version order. Version 0 is
@@ -156,19 +41,19 @@ public final class CommitHistory {
    * @throws PermanentDatasetException naming the version if {@code after}, or a version after it,
    *     no longer exists (cleaned up): what changed there cannot be told any more
    */
-  public static List<VersionChange> changesBetween(
+  public static List<VersionChange> between(
       Dataset handle, long after, long upTo, Collection<String> columns) {
     List<VersionChange> changes = new ArrayList<>();
-    forEachChange(handle, after, upTo, columns, changes::add);
+    forEach(handle, after, upTo, columns, changes::add);
     return changes;
   }
 
   /**
    * Hands what each of the versions {@code after + 1} to {@code upTo} did to the rows to {@code
    * each}, in version order, as soon as it is read: when a version cannot be read (or {@code each}
-   * throws), the versions before it have been handed on. See {@link #changesBetween}.
+   * throws), the versions before it have been handed on. See {@link #between}.
    */
-  public static void forEachChange(
+  public static void forEach(
       Dataset handle,
       long after,
       long upTo,
@@ -200,9 +85,9 @@ public final class CommitHistory {
     }
   }
 
-  /** What {@code version} did to the rows; see {@link #changesBetween}. */
-  public static VersionChange changeOf(Dataset handle, long version, Collection<String> columns) {
-    return changesBetween(handle, version - 1, version, columns).get(0);
+  /** What {@code version} did to the rows; see {@link #between}. */
+  public static VersionChange of(Dataset handle, long version, Collection<String> columns) {
+    return between(handle, version - 1, version, columns).get(0);
   }
 
   private static VersionChange change(
@@ -325,19 +210,6 @@ public final class CommitHistory {
                   + " (cleaned up?)",
               after, version);
       throw new PermanentDatasetException(handle.uri(), problem, e);
-    }
-  }
-
-  /** The transaction properties of a version; empty if the version no longer exists. */
-  private static Optional<Map<String, String>> propertiesAt(Dataset latest, long version) {
-    try (Dataset at = latest.checkoutVersion(version)) {
-      return Optional.of(
-          VersionTransaction.of(at).map(VersionTransaction::properties).orElse(Map.of()));
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      if (LanceErrors.isNotFound(e)) {
-        return Optional.empty();
-      }
-      throw LanceDatasetException.wrap(latest.uri(), "cannot read version " + version, e);
     }
   }
 }

@@ -2,7 +2,6 @@ package dev.flinklance.commit;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.commit.CommitHistory.RunProgress;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import dev.flinklance.testing.TestTables;
@@ -32,7 +31,7 @@ import org.lance.operation.Append;
  * the rewritten indexes, and {@code readTransaction} fails with "Invalid number or type of
  * arguments passed to java method").
  */
-class CommitHistoryTest {
+class HistoryWalksTest {
   @TempDir Path dir;
 
   @Test
@@ -54,17 +53,15 @@ class CommitHistoryTest {
           .extracting(LanceTestTables.Commit::operation)
           .endsWith("ReserveFragments", LanceTestTables.UNREADABLE);
 
-      assertThat(CommitHistory.progressOf(dataset, "run-1", 1, 100))
-          .isEqualTo(new RunProgress.Landed(2, 3));
+      assertThat(RunProgress.of(dataset, "run-1", 1, 100)).isEqualTo(new RunProgress.Landed(2, 3));
       Set<String> newFiles = new HashSet<>();
       rewritten.forEach(
           r ->
               r.getNewFragments()
                   .forEach(f -> f.getFiles().forEach(d -> newFiles.add(d.getPath()))));
-      assertThat(CommitHistory.findRewrite(dataset, beforeCompaction, newFiles))
+      assertThat(RewriteHistory.find(dataset, beforeCompaction, newFiles))
           .hasValue(dataset.version());
-      assertThat(CommitHistory.findRewrite(dataset, beforeCompaction, Set.of("other.lance")))
-          .isEmpty();
+      assertThat(RewriteHistory.find(dataset, beforeCompaction, Set.of("other.lance"))).isEmpty();
     }
   }
 

@@ -24,7 +24,7 @@ import org.lance.operation.Overwrite;
 import org.lance.schema.SqlExpressions;
 
 /** What each version of a table did to its rows, for Lance's own operations. */
-class CommitHistoryChangesTest {
+class VersionChangesTest {
   private static final List<String> COLUMNS = List.of("id", "name");
 
   @TempDir Path dir;
@@ -41,7 +41,7 @@ class CommitHistoryChangesTest {
   private List<VersionChange> changes(long after, List<String> columns) {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
-      return CommitHistory.changesBetween(dataset, after, dataset.version(), columns);
+      return VersionChanges.between(dataset, after, dataset.version(), columns);
     }
   }
 
@@ -132,7 +132,7 @@ class CommitHistoryChangesTest {
     assertThat(changes.get(3).addedFragments()).hasSize(1);
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
-      assertThat(CommitHistory.changeOf(dataset, 7, COLUMNS)).isEqualTo(rewrite);
+      assertThat(VersionChanges.of(dataset, 7, COLUMNS)).isEqualTo(rewrite);
     }
   }
 
