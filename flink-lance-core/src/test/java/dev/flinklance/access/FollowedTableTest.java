@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.errors.TableReplacedException;
-import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFiles;
 import dev.flinklance.testing.TestFragments;
 import dev.flinklance.testing.TestRows;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -32,6 +30,7 @@ class FollowedTableTest {
   private static final Duration A_DAY = Duration.ofDays(1);
 
   @TempDir Path dir;
+  private LocalTable local;
   private String uri;
   private TableRef table;
   private final List<Long> versions = new ArrayList<>();
@@ -39,17 +38,10 @@ class FollowedTableTest {
   /** Versions 1 (empty), 2 (rows 1, 2), version 2 tagged 'first'. */
   @BeforeEach
   void createTable() {
-    uri = dir.resolve("t").toString();
-    table = TableRef.at(uri, Map.of());
-    TestFragments.createTable(uri);
-    append(1, 2);
-    try (OpenTable open = OpenTable.latest(table)) {
-      open.dataset().tags().create("first", 2);
-    }
-  }
-
-  private void append(long... ids) {
-    LanceTestTables.appendFragments(uri, TestFragments.write(uri, ids));
+    local = LocalTable.create(dir, 1, 2);
+    uri = local.uri();
+    table = local.ref();
+    local.tag("first", 2);
   }
 
   private FollowedTable followed(Long version, String tag, Duration refreshInterval) {
@@ -69,8 +61,8 @@ class FollowedTableTest {
   void movesToTheNewestVersionOnceItsIntervalPassedAndSaysSoOncePerMove() {
     try (FollowedTable followed = followed(null, null, EVERY_READ)) {
       assertThat(followed.read(Dataset::version)).isEqualTo(2);
-      append(3);
-      append(4);
+      local.append(3);
+      local.append(4);
       long rows = followed.read(Dataset::countRows);
       assertThat(rows).isEqualTo(4);
       assertThat(followed.read(Dataset::version)).isEqualTo(4);
@@ -81,7 +73,7 @@ class FollowedTableTest {
   @Test
   void staysAtItsVersionUntilTheIntervalPassed() {
     try (FollowedTable followed = followed(null, null, A_DAY)) {
-      append(3);
+      local.append(3);
       assertThat(followed.read(Dataset::version)).isEqualTo(2);
       assertThat(versions).containsExactly(2L);
     }
@@ -96,7 +88,7 @@ class FollowedTableTest {
     try (FollowedTable pinned = followed(1L, null, EVERY_READ);
         FollowedTable tagged = followed(null, "first", EVERY_READ);
         FollowedTable unrefreshed = followed(null, null, Duration.ZERO)) {
-      append(3);
+      local.append(3);
       assertThat(pinned.read(Dataset::version)).isEqualTo(1);
       assertThat(tagged.read(Dataset::version)).isEqualTo(2);
       assertThat(unrefreshed.read(Dataset::version)).isEqualTo(2);

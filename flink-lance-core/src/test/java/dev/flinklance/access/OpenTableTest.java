@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.errors.TableReplacedException;
-import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFiles;
 import dev.flinklance.testing.TestFragments;
 import java.nio.file.Path;
@@ -25,24 +24,18 @@ import org.lance.cleanup.CleanupPolicy;
  */
 class OpenTableTest {
   @TempDir Path dir;
+  private LocalTable local;
   private String uri;
   private TableRef table;
 
   /** Versions 1 (empty), 2 (rows 1, 2) and 3 (row 3), version 2 tagged 'first'. */
   @BeforeEach
   void createTable() {
-    uri = dir.resolve("t").toString();
-    table = TableRef.at(uri, Map.of());
-    TestFragments.createTable(uri);
-    append(1, 2);
-    append(3);
-    try (OpenTable open = OpenTable.latest(table)) {
-      open.dataset().tags().create("first", 2);
-    }
-  }
-
-  private void append(long... ids) {
-    LanceTestTables.appendFragments(uri, TestFragments.write(uri, ids));
+    local = LocalTable.create(dir, 1, 2);
+    uri = local.uri();
+    table = local.ref();
+    local.append(3);
+    local.tag("first", 2);
   }
 
   @Test
@@ -94,7 +87,7 @@ class OpenTableTest {
       assertThat(open.moveToLatest()).isTrue();
       assertThat(open.dataset().version()).isEqualTo(3);
       assertThat(open.moveToLatest()).as("nothing new").isFalse();
-      append(4);
+      local.append(4);
       assertThat(open.moveToLatest()).isTrue();
       assertThat(open.dataset().version()).isEqualTo(4);
       assertThat(open.dataset().countRows()).isEqualTo(4);
