@@ -1,7 +1,9 @@
 package dev.flinklance.table.catalog;
 
 import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.CommitHistory;
@@ -22,7 +24,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
@@ -70,7 +71,6 @@ import org.lance.namespace.errors.LanceNamespaceException;
 @Internal
 public class LanceCatalog extends AbstractCatalog {
   private final CatalogBackend store;
-  private BufferAllocator allocator;
 
   LanceCatalog(String name, String defaultDatabase, CatalogBackend store) {
     super(name, defaultDatabase);
@@ -82,15 +82,11 @@ public class LanceCatalog extends AbstractCatalog {
   public void open() {
     // No call to the namespace here: Flink's error for a failed CREATE CATALOG lists the catalog's
     // options, header tokens included. The first statement that uses the catalog fails instead.
-    allocator = new RootAllocator();
   }
 
   @Override
   public void close() {
-    if (allocator != null) {
-      allocator.close();
-      allocator = null;
-    }
+    // every call opens what it reads and closes it
   }
 
   /**
@@ -216,7 +212,8 @@ public class LanceCatalog extends AbstractCatalog {
   @Override
   public CatalogBaseTable getTable(ObjectPath path) throws TableNotExistException {
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
-    try (Dataset dataset = openExisting(path, table)) {
+    try (OpenTable open = openExisting(path, table)) {
+      Dataset dataset = open.dataset();
       LanceReadSchema schema = LanceReadSchema.of(dataset);
       RowType rowType = schema.rowType();
       Map<String, String> config = dataset.getConfig();
@@ -248,8 +245,8 @@ public class LanceCatalog extends AbstractCatalog {
     CatalogTable latest = (CatalogTable) getTable(path);
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     CommitHistory.VersionsBy found;
-    try (Dataset dataset = openExisting(path, table)) {
-      found = CommitHistory.committedBy(dataset, timestamp);
+    try (OpenTable open = openExisting(path, table)) {
+      found = CommitHistory.committedBy(open.dataset(), timestamp);
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
@@ -290,11 +287,7 @@ public class LanceCatalog extends AbstractCatalog {
 
   /** Whether a Lance table is at the place (a namespace may know a table only declared). */
   private boolean hasData(TableRef table) {
-    try (BufferAllocator scoped = new RootAllocator()) {
-      Optional<Dataset> dataset = catalog(() -> table.openIfExists(scoped));
-      dataset.ifPresent(Dataset::close);
-      return dataset.isPresent();
-    }
+    return catalog(() -> OpenTable.exists(table));
   }
 
   @Override
@@ -366,7 +359,8 @@ public class LanceCatalog extends AbstractCatalog {
     }
     Map<String, String> tableConfig = TableOptions.toConfig(options, resolved.getComment());
     Optional<Dataset> created;
-    try (BufferAllocator scoped = new RootAllocator()) {
+    BufferAllocator scoped = Allocators.forReads();
+    try {
       created =
           catalog(
               () ->
@@ -382,6 +376,8 @@ public class LanceCatalog extends AbstractCatalog {
         store.abandon(path);
       }
       throw e;
+    } finally {
+      Allocators.closeAtEnd(scoped, lance);
     }
     if (created.isEmpty() && !ignoreIfExists) {
       throw new TableAlreadyExistException(getName(), path); // created concurrently
@@ -442,8 +438,8 @@ public class LanceCatalog extends AbstractCatalog {
       }
     }
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
-    try (BufferAllocator scoped = new RootAllocator();
-        Dataset dataset = table.open(scoped)) {
+    try (OpenTable open = OpenTable.latest(table)) {
+      Dataset dataset = open.dataset();
       if (!set.isEmpty()) {
         dataset.updateConfig(set);
       }
@@ -506,8 +502,8 @@ public class LanceCatalog extends AbstractCatalog {
 
   // ---- helpers
 
-  private Dataset openExisting(ObjectPath path, TableRef table) throws TableNotExistException {
-    return catalog(() -> table.openIfExists(allocator))
+  private OpenTable openExisting(ObjectPath path, TableRef table) throws TableNotExistException {
+    return catalog(() -> OpenTable.latestIfExists(table))
         .orElseThrow(() -> new TableNotExistException(getName(), path));
   }
 

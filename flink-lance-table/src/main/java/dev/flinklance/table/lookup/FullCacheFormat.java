@@ -1,18 +1,15 @@
 package dev.flinklance.table.lookup;
 
 import dev.flinklance.access.FollowedTable;
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.VersionMark;
-import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSourceOptions;
-import dev.flinklance.source.TableVersions;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.annotation.Internal;
@@ -45,8 +42,7 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   private final LookupSpec spec;
   private final LanceScan scan;
   private transient VersionMark lastLoaded;
-  private transient BufferAllocator allocator;
-  private transient Dataset dataset;
+  private transient OpenTable version; // the version a split reads
   private transient FragmentSplit split;
   private transient LanceScanner scanner;
   private transient ArrowReader reader;
@@ -88,8 +84,8 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   }
 
   private FragmentSplit[] planLoad() {
-    try (BufferAllocator planning = new RootAllocator();
-        Dataset latest = TableVersions.open(spec.table(), spec.version(), spec.tag(), planning)) {
+    try (OpenTable planning = OpenTable.at(spec.table(), spec.version(), spec.tag())) {
+      Dataset latest = planning.dataset();
       String uri = spec.table().uri();
       if (lastLoaded != null) {
         FollowedTable.checkSameTable(uri, lastLoaded, latest);
@@ -129,13 +125,10 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
     this.rowsGiven = 0;
     this.done = split.fragmentId() == NO_FRAGMENT;
     if (!done) {
-      allocator = new RootAllocator();
-      dataset = withRetries("open the version to load", () -> openVersion(split.version()));
+      version =
+          withRetries(
+              "open the version to load", () -> OpenTable.at(spec.table(), split.version(), null));
     }
-  }
-
-  private Dataset openVersion(long version) {
-    return spec.table().open(allocator, version);
   }
 
   @Override
@@ -153,7 +146,8 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   private boolean loadBatch() {
     try {
       if (reader == null) {
-        scanner = dataset.getFragment(split.fragmentId()).newScan(scan.scanOptions(rowsGiven));
+        scanner =
+            version.dataset().getFragment(split.fragmentId()).newScan(scan.scanOptions(rowsGiven));
         reader = scanner.scanBatches();
       }
       if (!reader.loadNextBatch()) {
@@ -201,13 +195,9 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   @Override
   public void close() {
     closeScan();
-    if (dataset != null) {
-      dataset.close();
-      dataset = null;
-    }
-    if (allocator != null) {
-      Allocators.closeAtEnd(allocator, "Lance lookup cache load of " + spec.table().uri());
-      allocator = null;
+    if (version != null) {
+      version.close();
+      version = null;
     }
   }
 
