@@ -51,9 +51,18 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   private transient long rowsGiven;
   private transient boolean done;
 
-  /** One fragment of the version a load reads; a table without fragments loads one empty split. */
-  public record FragmentSplit(int getSplitNumber, long version, int fragmentId)
-      implements InputSplit {}
+  /**
+   * One fragment of the version a load reads; a table without fragments loads one empty split.
+   *
+   * @param epochNanos the commit instant of the version ({@link VersionMark}): the version a split
+   *     opens must be that commit, not the same number of another table at the URI
+   */
+  public record FragmentSplit(int getSplitNumber, long version, long epochNanos, int fragmentId)
+      implements InputSplit {
+    VersionMark mark() {
+      return new VersionMark(version, epochNanos);
+    }
+  }
 
   FullCacheFormat(LookupSpec spec) {
     this.spec = spec;
@@ -101,13 +110,16 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
           uri,
           latest.version(),
           fragments.size());
-      lastLoaded = VersionMark.of(latest);
+      VersionMark loaded = VersionMark.of(latest);
+      lastLoaded = loaded;
       if (fragments.isEmpty()) {
-        return new FragmentSplit[] {new FragmentSplit(0, latest.version(), NO_FRAGMENT)};
+        return new FragmentSplit[] {
+          new FragmentSplit(0, loaded.version(), loaded.epochNanos(), NO_FRAGMENT)
+        };
       }
       FragmentSplit[] splits = new FragmentSplit[fragments.size()];
       for (int i = 0; i < splits.length; i++) {
-        splits[i] = new FragmentSplit(i, latest.version(), fragments.get(i));
+        splits[i] = new FragmentSplit(i, loaded.version(), loaded.epochNanos(), fragments.get(i));
       }
       return splits;
     }
@@ -125,9 +137,24 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
     this.rowsGiven = 0;
     this.done = split.fragmentId() == NO_FRAGMENT;
     if (!done) {
-      version =
-          withRetries(
-              "open the version to load", () -> OpenTable.at(spec.table(), split.version(), null));
+      version = withRetries("open the version to load", () -> openPlanned(split));
+    }
+  }
+
+  /**
+   * The split's version, of the table the load planned: a table replaced since has a version of the
+   * same number, committed at another instant.
+   */
+  private OpenTable openPlanned(FragmentSplit split) {
+    OpenTable opened = OpenTable.at(spec.table(), split.version(), null);
+    try {
+      if (!VersionMark.of(opened.dataset()).equals(split.mark())) {
+        FollowedTable.checkSameTable(spec.table().uri(), split.mark(), opened.dataset());
+      }
+      return opened;
+    } catch (RuntimeException e) {
+      opened.close();
+      throw e;
     }
   }
 
