@@ -5,6 +5,7 @@ import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceErrors;
 import dev.flinklance.errors.LanceErrors.Kind;
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.errors.TableReplacedException;
 import java.util.Optional;
 import java.util.function.Function;
@@ -92,6 +93,13 @@ public final class OpenTable implements AutoCloseable {
         });
   }
 
+  /** Whether there is a table at the URI (a namespace may know a table that has no data yet). */
+  public static boolean exists(TableRef table) {
+    Optional<OpenTable> open = latestIfExists(table);
+    open.ifPresent(OpenTable::close);
+    return open.isPresent();
+  }
+
   private static OpenTable open(TableRef table, Function<BufferAllocator, Dataset> opener) {
     BufferAllocator allocator = Allocators.forReads();
     try {
@@ -158,6 +166,30 @@ public final class OpenTable implements AutoCloseable {
     dataset.close();
     dataset = at;
     known = VersionMark.of(at);
+  }
+
+  /**
+   * Another version of the same table, read with this table's allocator, for a user that reads
+   * several versions at once (a source reader reads a version and the one before it); the caller
+   * closes it before this table. A version newer than any seen so far becomes the one later moves
+   * and checks are checked against, so that the check outlives the cleanup of the open version.
+   *
+   * @throws PermanentDatasetException if the version does not exist (cleaned up): it never comes
+   *     back
+   * @throws TableReplacedException if the table at the URI was dropped or replaced
+   */
+  public Dataset checkout(long version) {
+    Dataset at;
+    try {
+      at = dataset.checkoutVersion(version);
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      throw TableRef.versionFailure(table.uri(), version, e);
+    }
+    known.sameTable(at);
+    if (version > known.version()) {
+      known = VersionMark.of(at);
+    }
+    return at;
   }
 
   /** Moves to a version this user just committed on top of the open one. */

@@ -199,11 +199,16 @@ public final class TableRef implements Serializable {
     try {
       return openWith(allocator, new ReadOptions.Builder().setVersion(version));
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      String problem = "cannot open version " + version;
-      throw LanceErrors.isNotFound(e)
-          ? new PermanentDatasetException(uri, problem, e)
-          : LanceDatasetException.wrap(uri, problem, e);
+      throw versionFailure(uri, version, e);
     }
+  }
+
+  /** A version that is not found (cleaned up, or the table dropped) never comes back. */
+  static LanceDatasetException versionFailure(String uri, long version, Exception e) {
+    String problem = "cannot open version " + version;
+    return LanceErrors.isNotFound(e)
+        ? new PermanentDatasetException(uri, problem, e)
+        : LanceDatasetException.wrap(uri, problem, e);
   }
 
   private Dataset openWith(BufferAllocator allocator, ReadOptions.Builder options) {

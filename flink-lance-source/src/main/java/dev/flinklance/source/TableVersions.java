@@ -1,21 +1,23 @@
 package dev.flinklance.source;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.VersionsBy;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceErrors;
+import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.errors.TableReplacedException;
 import java.util.Optional;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.Version;
 
 /**
- * Opens the version a scan reads: a given version, a tag's version, or the latest; and the schemas
- * the read's planning checks against.
+ * The versions a read reads: the schemas its planning checks against (of the pinned, tagged or
+ * latest version, and of the oldest version a streaming read reads), and the failure of a read that
+ * found another table at the URI.
  */
 @Internal
 public final class TableVersions {
@@ -28,9 +30,8 @@ public final class TableVersions {
         table.uri(),
         "cannot read the table's schema",
         () -> {
-          try (BufferAllocator allocator = new RootAllocator();
-              Dataset dataset = open(table, version, tag, allocator)) {
-            return LanceReadSchema.of(dataset);
+          try (OpenTable read = OpenTable.at(table, version, tag)) {
+            return LanceReadSchema.of(read.dataset());
           }
         });
   }
@@ -54,8 +55,8 @@ public final class TableVersions {
         table.uri(),
         "cannot read the schema of the version the streaming read starts after",
         () -> {
-          try (BufferAllocator allocator = new RootAllocator();
-              Dataset latest = table.open(allocator)) {
+          try (OpenTable open = OpenTable.latest(table)) {
+            Dataset latest = open.dataset();
             long start =
                 streaming.startupMode() == StartupMode.VERSION
                     ? streaming.startupVersion()
@@ -81,25 +82,19 @@ public final class TableVersions {
   }
 
   /**
-   * @param version the version to open, or null
-   * @param tag the tag whose version to open (when {@code version} is null), or null for latest
+   * The failure of a read that met another table at the URI than the one it was reading: no change
+   * of the new table continues the read, so it stops for good.
    */
-  public static Dataset open(TableRef table, Long version, String tag, BufferAllocator allocator) {
-    if (version != null) {
-      return table.open(allocator, version);
+  public static PermanentDatasetException replacedWhileRead(
+      TableRef table, TableReplacedException e) {
+    if (e.tableGone()) { // dropped: said as when opening
+      return new PermanentDatasetException(table.uri(), "the table does not exist", null);
     }
-    if (tag == null) {
-      return table.open(allocator);
-    }
-    long tagged =
-        LanceCalls.call(
-            table.uri(),
-            "cannot resolve tag '" + tag + "'",
-            () -> {
-              try (Dataset latest = table.open(allocator)) {
-                return latest.tags().getVersion(tag);
-              }
-            });
-    return table.open(allocator, tagged);
+    return new PermanentDatasetException(
+        table.uri(),
+        "the table was replaced while this job was reading it ("
+            + e.evidence()
+            + "). Start the job without its state (no savepoint) to read the new table",
+        null);
   }
 }

@@ -1,6 +1,7 @@
 package dev.flinklance.table;
 
 import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.arrow.read.ReadableAs;
@@ -25,8 +26,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -243,32 +242,31 @@ public class LanceDynamicTableFactory
    * (none if the table declares none); a missing one is created by the sink.
    */
   private static void checkWritable(RowType declared, List<String> primaryKey, TableRef table) {
-    try (BufferAllocator allocator = new RootAllocator()) {
-      Optional<Dataset> existing = table.openIfExists(allocator);
-      if (existing.isEmpty()) {
-        return;
-      }
-      try (Dataset dataset = existing.get()) {
-        invalidIsValidation(
-            () -> {
-              if (primaryKey.isEmpty()) {
-                PrimaryKey.requireNoKey(dataset.getLanceSchema(), table.uri());
-              } else {
-                PrimaryKey.of(declared, primaryKey, table.uri())
-                    .checkTable(dataset.getLanceSchema(), table.uri());
-              }
-              return null;
-            });
-        RowType written =
-            primaryKey.isEmpty()
-                ? declared
-                : PrimaryKey.of(declared, primaryKey, table.uri()).withKeysNotNull(declared);
-        try (ArrowBatchWriter ignored =
-            invalidIsValidation(
-                () -> ArrowBatchWriter.create(written, dataset.getSchema(), allocator),
-                table.uri())) {
-          // the declared rows can be written
-        }
+    Optional<OpenTable> existing = OpenTable.latestIfExists(table);
+    if (existing.isEmpty()) {
+      return;
+    }
+    try (OpenTable open = existing.get()) {
+      Dataset dataset = open.dataset();
+      invalidIsValidation(
+          () -> {
+            if (primaryKey.isEmpty()) {
+              PrimaryKey.requireNoKey(dataset.getLanceSchema(), table.uri());
+            } else {
+              PrimaryKey.of(declared, primaryKey, table.uri())
+                  .checkTable(dataset.getLanceSchema(), table.uri());
+            }
+            return null;
+          });
+      RowType written =
+          primaryKey.isEmpty()
+              ? declared
+              : PrimaryKey.of(declared, primaryKey, table.uri()).withKeysNotNull(declared);
+      try (ArrowBatchWriter ignored =
+          invalidIsValidation(
+              () -> ArrowBatchWriter.create(written, dataset.getSchema(), open.allocator()),
+              table.uri())) {
+        // the declared rows can be written
       }
     }
   }

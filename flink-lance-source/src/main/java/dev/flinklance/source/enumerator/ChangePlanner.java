@@ -1,5 +1,6 @@
 package dev.flinklance.source.enumerator;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.VersionChange;
@@ -12,14 +13,13 @@ import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.OnDelete;
 import dev.flinklance.source.OnOverwrite;
 import dev.flinklance.source.StreamingRead;
+import dev.flinklance.source.TableVersions;
 import dev.flinklance.source.split.LanceSplit;
 import dev.flinklance.source.split.SplitKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.lance.Dataset;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,8 +57,8 @@ final class ChangePlanner {
 
   /** Where the read starts: the table's rows at the latest version, or none. */
   Plan start() {
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset latest = scan.dataset().open(allocator)) {
+    try (OpenTable table = OpenTable.latest(scan.dataset())) {
+      Dataset latest = table.dataset();
       long latestVersion = latest.version();
       Plan plan =
           switch (streaming.startupMode()) {
@@ -136,8 +136,8 @@ final class ChangePlanner {
    * call.
    */
   Plan next(VersionMark position) {
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset latest = scan.dataset().open(allocator)) {
+    try (OpenTable table = OpenTable.latest(scan.dataset())) {
+      Dataset latest = table.dataset();
       checkSameTable(position, latest);
       long latestVersion = latest.version();
       long upTo = Math.min(latestVersion, position.version() + MAX_VERSIONS_PER_CALL);
@@ -195,15 +195,7 @@ final class ChangePlanner {
     try {
       position.verify(latest);
     } catch (TableReplacedException e) {
-      if (e.tableGone()) { // dropped between opening it and this check: said as when opening
-        throw new PermanentDatasetException(scan.dataset().uri(), "the table does not exist", null);
-      }
-      throw new PermanentDatasetException(
-          scan.dataset().uri(),
-          "the table was replaced while this job was reading it ("
-              + e.evidence()
-              + "). Start the job without its state (no savepoint) to read the new table",
-          null);
+      throw TableVersions.replacedWhileRead(scan.dataset(), e);
     }
   }
 

@@ -1,5 +1,6 @@
 package dev.flinklance.source.enumerator;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
@@ -13,8 +14,6 @@ import dev.flinklance.source.split.SplitKind;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
@@ -32,8 +31,8 @@ public final class SplitPlanner {
 
   public static List<LanceSplit> plan(LanceScan scan) {
     TableRef table = scan.dataset();
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = TableVersions.open(table, scan.version(), scan.tag(), allocator)) {
+    try (OpenTable read = OpenTable.at(table, scan.version(), scan.tag())) {
+      Dataset dataset = read.dataset();
       long version = dataset.version();
       checkColumns(scan, dataset, version, () -> TableVersions.readSchema(table, null, null));
       List<LanceSplit> splits = snapshot(dataset);

@@ -1,12 +1,14 @@
 package dev.flinklance.source.reader;
 
-import dev.flinklance.arrow.Allocators;
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.commit.VersionChanges;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceErrors;
 import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.source.LanceScan;
+import dev.flinklance.source.TableVersions;
 import dev.flinklance.source.split.LanceSplit;
 import dev.flinklance.source.split.SplitKind;
 import java.io.IOException;
@@ -19,8 +21,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -41,10 +41,19 @@ import org.lance.ipc.LanceScanner;
 final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
   private final LanceScan scan;
   private final ReaderMetrics metrics;
-  private final BufferAllocator allocator = new RootAllocator();
   private final Set<OwnedBatch> outstanding = ConcurrentHashMap.newKeySet();
   private final Deque<LanceSplit> splits = new ArrayDeque<>();
+
+  /**
+   * The table, opened at the first version a split reads: its allocator takes the batches, and
+   * every other version is checked out of it ({@link OpenTable#checkout}), checked to be the same
+   * table (a table replaced under the read ends it, as it ends the planning).
+   */
+  private OpenTable table;
+
+  /** The other versions open, by version. */
   private final Map<Long, Dataset> datasets = new HashMap<>();
+
   private LanceSplit current;
   private LanceScanner scanner;
   private ArrowReader batches;
@@ -84,7 +93,7 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
         if (rows.count() == 0) {
           continue; // nothing of this batch is emitted: load the next into the same vectors
         }
-        OwnedBatch batch = OwnedBatch.takeFrom(loaded, batches, allocator, outstanding);
+        OwnedBatch batch = OwnedBatch.takeFrom(loaded, batches, table.allocator(), outstanding);
         ArrowColumnarBatch view =
             ArrowColumnarBatch.of(batch.root(), scan.columns(), absent, batch.dictionaries());
         metrics.fetched(current);
@@ -176,7 +185,17 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
               }
               return stale;
             });
-    return datasets.computeIfAbsent(version, v -> scan.dataset().open(allocator, v));
+    if (table == null) {
+      table = OpenTable.at(scan.dataset(), version, null);
+    }
+    if (version == table.dataset().version()) {
+      return table.dataset();
+    }
+    try {
+      return datasets.computeIfAbsent(version, table::checkout);
+    } catch (TableReplacedException e) {
+      throw TableVersions.replacedWhileRead(scan.dataset(), e);
+    }
   }
 
   /**
@@ -222,7 +241,10 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
     datasets.clear();
     // Batches still queued for the main thread are never recycled once the task ends.
     AutoCloseables.close(new ArrayList<>(outstanding));
-    Allocators.closeAtEnd(allocator, "Lance source reader of " + scan.dataset());
+    if (table != null) {
+      table.close();
+      table = null;
+    }
   }
 
   private void closeScan() throws IOException {

@@ -1,6 +1,8 @@
 package dev.flinklance.table.catalog;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
@@ -13,7 +15,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.CatalogDatabase;
@@ -79,10 +80,11 @@ final class DatabaseRegistry {
         table.uri(),
         "cannot register database '" + name + "'",
         () -> {
-          try (BufferAllocator allocator = new RootAllocator();
-              Dataset dataset = openOrCreate(allocator);
+          try (OpenTable registry = openOrCreate();
               ArrowBatchWriter batch =
-                  ArrowBatchWriter.create(ROW_TYPE, dataset.getSchema(), allocator)) {
+                  ArrowBatchWriter.create(
+                      ROW_TYPE, registry.dataset().getSchema(), registry.allocator())) {
+            Dataset dataset = registry.dataset();
             batch.write(row);
             try (Transaction append =
                     new Transaction.Builder()
@@ -92,7 +94,7 @@ final class DatabaseRegistry {
                                 .fragments(
                                     Fragment.write()
                                         .datasetUri(table.uri())
-                                        .allocator(allocator)
+                                        .allocator(registry.allocator())
                                         .data(batch.seal())
                                         .storageOptions(table.storageOptions())
                                         .dataStorageVersion(dataset.getLanceFileFormatVersion())
@@ -111,24 +113,30 @@ final class DatabaseRegistry {
         table.uri(),
         "cannot remove database '" + name + "'",
         () -> {
-          try (BufferAllocator allocator = new RootAllocator();
-              Dataset dataset = table.open(allocator)) {
-            dataset.delete("name = " + LanceSqlText.quote(name));
+          try (OpenTable registry = OpenTable.latest(table)) {
+            registry.dataset().delete("name = " + LanceSqlText.quote(name));
           }
         });
   }
 
-  private Dataset openOrCreate(BufferAllocator allocator) {
-    return table
-        .openIfExists(allocator)
-        .or(
-            () ->
-                table.createIfAbsent(
-                    allocator,
-                    ArrowSchemaConverter.toArrowSchema(ROW_TYPE, Map.of()),
-                    false,
-                    "2.2")) // MAP needs Lance file format 2.2
-        .orElseGet(() -> table.open(allocator));
+  private OpenTable openOrCreate() {
+    return OpenTable.latestIfExists(table)
+        .orElseGet(
+            () -> {
+              BufferAllocator allocator = Allocators.forReads();
+              try {
+                table
+                    .createIfAbsent(
+                        allocator,
+                        ArrowSchemaConverter.toArrowSchema(ROW_TYPE, Map.of()),
+                        false,
+                        "2.2") // MAP needs Lance file format 2.2
+                    .ifPresent(Dataset::close);
+              } finally {
+                Allocators.closeAtEnd(allocator, table);
+              }
+              return OpenTable.latest(table); // created here or by another session meanwhile
+            });
   }
 
   /** The databases whose rows match {@code filter} (all when null), first row per name. */
@@ -138,31 +146,28 @@ final class DatabaseRegistry {
         table.uri(),
         "cannot read the list of databases",
         () -> {
-          try (BufferAllocator allocator = new RootAllocator()) {
-            Optional<Dataset> existing = table.openIfExists(allocator);
-            if (existing.isEmpty()) {
-              return databases;
-            }
-            ScanOptions.Builder options =
-                new ScanOptions.Builder().columns(ROW_TYPE.getFieldNames());
-            if (filter != null) {
-              options.filter(filter);
-            }
-            try (Dataset dataset = existing.get();
-                LanceScanner scanner = dataset.newScan(options.build());
-                ArrowReader reader = scanner.scanBatches()) {
-              while (reader.loadNextBatch()) {
-                ArrowColumnarBatch rows =
-                    ArrowColumnarBatch.of(
-                        reader.getVectorSchemaRoot(), ROW_TYPE.getFieldNames(), reader);
-                for (int i = 0; i < rows.rowCount(); i++) {
-                  RowData row = rows.row(i);
-                  databases.putIfAbsent(row.getString(0).toString(), toDatabase(row));
-                }
-              }
-            }
+          ScanOptions.Builder options = new ScanOptions.Builder().columns(ROW_TYPE.getFieldNames());
+          if (filter != null) {
+            options.filter(filter);
+          }
+          Optional<OpenTable> existing = OpenTable.latestIfExists(table);
+          if (existing.isEmpty()) {
             return databases;
           }
+          try (OpenTable registry = existing.get();
+              LanceScanner scanner = registry.dataset().newScan(options.build());
+              ArrowReader reader = scanner.scanBatches()) {
+            while (reader.loadNextBatch()) {
+              ArrowColumnarBatch rows =
+                  ArrowColumnarBatch.of(
+                      reader.getVectorSchemaRoot(), ROW_TYPE.getFieldNames(), reader);
+              for (int i = 0; i < rows.rowCount(); i++) {
+                RowData row = rows.row(i);
+                databases.putIfAbsent(row.getString(0).toString(), toDatabase(row));
+              }
+            }
+          }
+          return databases;
         });
   }
 

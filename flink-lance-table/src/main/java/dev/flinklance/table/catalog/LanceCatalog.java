@@ -1,8 +1,10 @@
 package dev.flinklance.table.catalog;
 
 import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableLayout;
 import dev.flinklance.access.TableRef;
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.VersionsBy;
 import dev.flinklance.errors.LanceDatasetException;
@@ -21,7 +23,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
@@ -69,7 +70,6 @@ import org.lance.namespace.errors.LanceNamespaceException;
 @Internal
 public class LanceCatalog extends AbstractCatalog {
   private final CatalogBackend store;
-  private BufferAllocator allocator;
 
   LanceCatalog(String name, String defaultDatabase, CatalogBackend store) {
     super(name, defaultDatabase);
@@ -81,15 +81,11 @@ public class LanceCatalog extends AbstractCatalog {
   public void open() {
     // No call to the namespace here: Flink's error for a failed CREATE CATALOG lists the catalog's
     // options, header tokens included. The first statement that uses the catalog fails instead.
-    allocator = new RootAllocator();
   }
 
   @Override
   public void close() {
-    if (allocator != null) {
-      allocator.close();
-      allocator = null;
-    }
+    // every call opens what it reads and closes it
   }
 
   /**
@@ -215,7 +211,8 @@ public class LanceCatalog extends AbstractCatalog {
   @Override
   public CatalogBaseTable getTable(ObjectPath path) throws TableNotExistException {
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
-    try (Dataset dataset = openExisting(path, table)) {
+    try (OpenTable open = openExisting(path, table)) {
+      Dataset dataset = open.dataset();
       LanceReadSchema schema = LanceReadSchema.of(dataset);
       RowType rowType = schema.rowType();
       Map<String, String> config = dataset.getConfig();
@@ -247,8 +244,8 @@ public class LanceCatalog extends AbstractCatalog {
     CatalogTable latest = (CatalogTable) getTable(path);
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     VersionsBy found;
-    try (Dataset dataset = openExisting(path, table)) {
-      found = VersionsBy.committedBy(dataset, timestamp);
+    try (OpenTable open = openExisting(path, table)) {
+      found = VersionsBy.committedBy(open.dataset(), timestamp);
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
@@ -289,11 +286,7 @@ public class LanceCatalog extends AbstractCatalog {
 
   /** Whether a Lance table is at the place (a namespace may know a table only declared). */
   private boolean hasData(TableRef table) {
-    try (BufferAllocator scoped = new RootAllocator()) {
-      Optional<Dataset> dataset = catalog(() -> table.openIfExists(scoped));
-      dataset.ifPresent(Dataset::close);
-      return dataset.isPresent();
-    }
+    return catalog(() -> OpenTable.exists(table));
   }
 
   @Override
@@ -363,7 +356,8 @@ public class LanceCatalog extends AbstractCatalog {
     }
     Map<String, String> tableConfig = TableOptions.toConfig(options, resolved.getComment());
     Optional<Dataset> created;
-    try (BufferAllocator scoped = new RootAllocator()) {
+    BufferAllocator scoped = Allocators.forReads();
+    try {
       created =
           catalog(
               () ->
@@ -379,6 +373,8 @@ public class LanceCatalog extends AbstractCatalog {
         store.abandon(path);
       }
       throw e;
+    } finally {
+      Allocators.closeAtEnd(scoped, lance);
     }
     if (created.isEmpty() && !ignoreIfExists) {
       throw new TableAlreadyExistException(getName(), path); // created concurrently
@@ -439,8 +435,8 @@ public class LanceCatalog extends AbstractCatalog {
       }
     }
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
-    try (BufferAllocator scoped = new RootAllocator();
-        Dataset dataset = table.open(scoped)) {
+    try (OpenTable open = OpenTable.latest(table)) {
+      Dataset dataset = open.dataset();
       if (!set.isEmpty()) {
         dataset.updateConfig(set);
       }
@@ -503,8 +499,8 @@ public class LanceCatalog extends AbstractCatalog {
 
   // ---- helpers
 
-  private Dataset openExisting(ObjectPath path, TableRef table) throws TableNotExistException {
-    return catalog(() -> table.openIfExists(allocator))
+  private OpenTable openExisting(ObjectPath path, TableRef table) throws TableNotExistException {
+    return catalog(() -> OpenTable.latestIfExists(table))
         .orElseThrow(() -> new TableNotExistException(getName(), path));
   }
 

@@ -1,6 +1,7 @@
 package dev.flinklance.table.catalog;
 
 import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.namespace.NamespaceConnection;
 import dev.flinklance.namespace.NamespaceTable;
@@ -14,8 +15,6 @@ import java.util.Optional;
 import java.util.function.Function;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.CatalogDatabase;
 import org.apache.flink.table.catalog.CatalogDatabaseImpl;
@@ -437,11 +436,7 @@ final class NamespaceStore implements CatalogBackend {
   }
 
   private static boolean holdsTable(TableRef place, Map<String, String> options) {
-    try (BufferAllocator allocator = new RootAllocator()) {
-      Optional<Dataset> dataset = new TableRef(place.uri(), options).openIfExists(allocator);
-      dataset.ifPresent(Dataset::close);
-      return dataset.isPresent();
-    }
+    return OpenTable.exists(new TableRef(place.uri(), options));
   }
 
   /**

@@ -2,13 +2,13 @@ package dev.flinklance.table.catalog;
 
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.TableRef;
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.errors.LanceDatasetException;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.table.catalog.CatalogDatabase;
 import org.apache.flink.table.catalog.ObjectPath;
 import org.lance.Dataset;
@@ -91,8 +91,8 @@ final class WarehouseStore implements CatalogBackend {
     layout
         .storageOptions()
         .forEach((key, value) -> properties.put(LanceDatasetOptions.STORAGE_PREFIX + key, value));
-    try (BufferAllocator allocator = new RootAllocator();
-        DirectoryNamespace directory = new DirectoryNamespace()) {
+    BufferAllocator allocator = Allocators.forReads();
+    try (DirectoryNamespace directory = new DirectoryNamespace()) {
       directory.initialize(properties, allocator);
       return List.copyOf(directory.listTables(new ListTablesRequest().id(List.of())).getTables());
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
@@ -100,6 +100,8 @@ final class WarehouseStore implements CatalogBackend {
           String.format(
               "Cannot list the tables of database '%s' at %s: %s", database, root, e.getMessage()),
           e);
+    } finally {
+      Allocators.closeAtEnd(allocator, "the directory listing of database '" + database + "'");
     }
   }
 

@@ -1,18 +1,15 @@
 package dev.flinklance.table.lookup;
 
 import dev.flinklance.access.FollowedTable;
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.VersionMark;
-import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSourceOptions;
-import dev.flinklance.source.TableVersions;
 import java.util.Comparator;
 import java.util.List;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.util.AutoCloseables;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.annotation.Internal;
@@ -45,8 +42,7 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   private final LookupSpec spec;
   private final LanceScan scan;
   private transient VersionMark lastLoaded;
-  private transient BufferAllocator allocator;
-  private transient Dataset dataset;
+  private transient OpenTable version; // the version a split reads
   private transient FragmentSplit split;
   private transient LanceScanner scanner;
   private transient ArrowReader reader;
@@ -55,9 +51,18 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   private transient long rowsGiven;
   private transient boolean done;
 
-  /** One fragment of the version a load reads; a table without fragments loads one empty split. */
-  public record FragmentSplit(int getSplitNumber, long version, int fragmentId)
-      implements InputSplit {}
+  /**
+   * One fragment of the version a load reads; a table without fragments loads one empty split.
+   *
+   * @param epochNanos the commit instant of the version ({@link VersionMark}): the version a split
+   *     opens must be that commit, not the same number of another table at the URI
+   */
+  public record FragmentSplit(int getSplitNumber, long version, long epochNanos, int fragmentId)
+      implements InputSplit {
+    VersionMark mark() {
+      return new VersionMark(version, epochNanos);
+    }
+  }
 
   FullCacheFormat(LookupSpec spec) {
     this.spec = spec;
@@ -88,8 +93,8 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   }
 
   private FragmentSplit[] planLoad() {
-    try (BufferAllocator planning = new RootAllocator();
-        Dataset latest = TableVersions.open(spec.table(), spec.version(), spec.tag(), planning)) {
+    try (OpenTable planning = OpenTable.at(spec.table(), spec.version(), spec.tag())) {
+      Dataset latest = planning.dataset();
       String uri = spec.table().uri();
       if (lastLoaded != null) {
         FollowedTable.checkSameTable(uri, lastLoaded, latest);
@@ -105,13 +110,16 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
           uri,
           latest.version(),
           fragments.size());
-      lastLoaded = VersionMark.of(latest);
+      VersionMark loaded = VersionMark.of(latest);
+      lastLoaded = loaded;
       if (fragments.isEmpty()) {
-        return new FragmentSplit[] {new FragmentSplit(0, latest.version(), NO_FRAGMENT)};
+        return new FragmentSplit[] {
+          new FragmentSplit(0, loaded.version(), loaded.epochNanos(), NO_FRAGMENT)
+        };
       }
       FragmentSplit[] splits = new FragmentSplit[fragments.size()];
       for (int i = 0; i < splits.length; i++) {
-        splits[i] = new FragmentSplit(i, latest.version(), fragments.get(i));
+        splits[i] = new FragmentSplit(i, loaded.version(), loaded.epochNanos(), fragments.get(i));
       }
       return splits;
     }
@@ -129,13 +137,25 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
     this.rowsGiven = 0;
     this.done = split.fragmentId() == NO_FRAGMENT;
     if (!done) {
-      allocator = new RootAllocator();
-      dataset = withRetries("open the version to load", () -> openVersion(split.version()));
+      version = withRetries("open the version to load", () -> openPlanned(split));
     }
   }
 
-  private Dataset openVersion(long version) {
-    return spec.table().open(allocator, version);
+  /**
+   * The split's version, of the table the load planned: a table replaced since has a version of the
+   * same number, committed at another instant.
+   */
+  private OpenTable openPlanned(FragmentSplit split) {
+    OpenTable opened = OpenTable.at(spec.table(), split.version(), null);
+    try {
+      if (!VersionMark.of(opened.dataset()).equals(split.mark())) {
+        FollowedTable.checkSameTable(spec.table().uri(), split.mark(), opened.dataset());
+      }
+      return opened;
+    } catch (RuntimeException e) {
+      opened.close();
+      throw e;
+    }
   }
 
   @Override
@@ -153,7 +173,8 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   private boolean loadBatch() {
     try {
       if (reader == null) {
-        scanner = dataset.getFragment(split.fragmentId()).newScan(scan.scanOptions(rowsGiven));
+        scanner =
+            version.dataset().getFragment(split.fragmentId()).newScan(scan.scanOptions(rowsGiven));
         reader = scanner.scanBatches();
       }
       if (!reader.loadNextBatch()) {
@@ -201,13 +222,9 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   @Override
   public void close() {
     closeScan();
-    if (dataset != null) {
-      dataset.close();
-      dataset = null;
-    }
-    if (allocator != null) {
-      Allocators.closeAtEnd(allocator, "Lance lookup cache load of " + spec.table().uri());
-      allocator = null;
+    if (version != null) {
+      version.close();
+      version = null;
     }
   }
 

@@ -1,11 +1,8 @@
 package dev.flinklance.table.source;
 
-import dev.flinklance.arrow.Allocators;
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.source.LanceScan;
-import dev.flinklance.source.TableVersions;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.io.GenericInputFormat;
 import org.apache.flink.api.common.io.NonParallelInput;
@@ -49,16 +46,13 @@ public final class RowCountFormat extends GenericInputFormat<RowData> implements
   }
 
   private long count() {
-    BufferAllocator allocator = new RootAllocator();
-    try (Dataset dataset =
-        TableVersions.open(scan.dataset(), scan.version(), scan.tag(), allocator)) {
+    try (OpenTable read = OpenTable.at(scan.dataset(), scan.version(), scan.tag())) {
+      Dataset dataset = read.dataset();
       return scan.filter() == null ? dataset.countRows() : dataset.countRows(scan.filter());
     } catch (LanceDatasetException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       throw LanceDatasetException.wrap(scan.dataset().uri(), "cannot count the rows", e);
-    } finally {
-      Allocators.closeAtEnd(allocator, "row count of " + scan.dataset().uri());
     }
   }
 }

@@ -1,16 +1,14 @@
 package dev.flinklance.table.vector;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.secrets.Secrets;
 import dev.flinklance.source.LanceSourceConfig;
-import dev.flinklance.source.TableVersions;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
@@ -21,7 +19,6 @@ import org.apache.flink.table.connector.source.VectorSearchTableSource.VectorSea
 import org.apache.flink.table.connector.source.search.AsyncVectorSearchFunctionProvider;
 import org.apache.flink.table.connector.source.search.VectorSearchFunctionProvider;
 import org.apache.flink.table.types.logical.RowType;
-import org.lance.Dataset;
 
 /**
  * Plans one {@code VECTOR_SEARCH} over a Lance table: checks the searched column and the options
@@ -94,11 +91,9 @@ public final class VectorSearchPlanner {
             source.dataset().uri(),
             "cannot read the indexes of column '" + column.name() + "'",
             () -> {
-              try (BufferAllocator allocator = new RootAllocator();
-                  Dataset dataset =
-                      TableVersions.open(
-                          source.dataset(), source.version(), source.tag(), allocator)) {
-                return VectorIndex.on(dataset, column.name());
+              try (OpenTable read =
+                  OpenTable.at(source.dataset(), source.version(), source.tag())) {
+                return VectorIndex.on(read.dataset(), column.name());
               }
             });
     if (index.isEmpty()) {

@@ -14,6 +14,7 @@ import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.Users;
 import java.math.BigDecimal;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.LinkedHashMap;
@@ -31,6 +32,7 @@ import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.types.Row;
 import org.apache.flink.util.ExceptionUtils;
+import org.apache.flink.util.function.ThrowingRunnable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,9 +42,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 import org.lance.Dataset;
 
 /**
- * What ends a lookup join, and how: a table dropped or a joined column dropped under the running
- * job is a non-recoverable failure naming the table; a key type the lookup cannot filter by and
- * invalid options fail at planning, naming the column or option.
+ * What ends a lookup join, and how: a table dropped or replaced, or a joined column dropped, under
+ * the running job is a non-recoverable failure naming the table; a key type the lookup cannot
+ * filter by and invalid options fail at planning, naming the column or option.
  */
 class LookupFailuresITCase {
   private static final Duration REFRESH = Duration.ofMillis(200);
@@ -70,17 +72,47 @@ class LookupFailuresITCase {
             e -> assertThat(e).hasMessageContaining(uri).hasMessageContaining(reason));
   }
 
+  /** How a lookup join on {@code table} fails once {@code change} changed the table under it. */
+  private static Throwable failureAfter(
+      TableRef table, String cache, ThrowingRunnable<Exception> change) throws Exception {
+    try (LookupJoin join = new LookupJoin(1, options(table, cache), "c.id = u.id", REFRESH)) {
+      assertThat(join.probe(List.of(Probe.ofId(3L)), List.of("one row"))).hasSize(1);
+      change.run();
+      return join.probeUntilTheJobFails(Probe.ofId(3L));
+    }
+  }
+
   @ParameterizedTest(name = "cache {0}")
   @ValueSource(strings = {"NONE", "FULL"})
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aTableDroppedUnderTheJobEndsItNamingTheTable(String cache) throws Exception {
     TableRef table = users();
-    try (LookupJoin join = new LookupJoin(1, options(table, cache), "c.id = u.id", REFRESH)) {
-      assertThat(join.probe(List.of(Probe.ofId(3L)), List.of("one row"))).hasSize(1);
-      FileUtils.deleteDirectory(Path.of(table.uri()).toFile());
-      Throwable failure = join.probeUntilTheJobFails(Probe.ofId(3L));
-      assertEndsTheJob(failure, table.uri(), cache.equals("FULL") ? "does not exist" : "dropped");
-    }
+    Throwable failure =
+        failureAfter(table, cache, () -> FileUtils.deleteDirectory(Path.of(table.uri()).toFile()));
+    assertEndsTheJob(failure, table.uri(), cache.equals("FULL") ? "does not exist" : "dropped");
+  }
+
+  /**
+   * A table deleted and created again with as many versions: its latest version has the number the
+   * FULL cache's trigger saw, and only the commit instant tells it apart.
+   */
+  @ParameterizedTest(name = "cache {0}")
+  @ValueSource(strings = {"NONE", "FULL"})
+  @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
+  void aTableReplacedUnderTheJobEndsItNamingTheTable(String cache) throws Exception {
+    TableRef table = users();
+    Path next = dir.resolve("next");
+    Users.write(next.toString(), 100, 50); // the same versions, committed later
+    Throwable failure =
+        failureAfter(
+            table,
+            cache,
+            () -> {
+              // two renames: the job's looks find the one table or the other, not none (a drop)
+              Files.move(Path.of(table.uri()), dir.resolve("replaced"));
+              Files.move(next, Path.of(table.uri()));
+            });
+    assertEndsTheJob(failure, table.uri(), "dropped or replaced");
   }
 
   @ParameterizedTest(name = "cache {0}")
@@ -88,16 +120,18 @@ class LookupFailuresITCase {
   @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
   void aJoinedColumnDroppedUnderTheJobEndsItNamingTheColumn(String cache) throws Exception {
     TableRef table = users();
-    try (LookupJoin join = new LookupJoin(1, options(table, cache), "c.id = u.id", REFRESH)) {
-      assertThat(join.probe(List.of(Probe.ofId(3L)), List.of("one row"))).hasSize(1);
-      try (BufferAllocator allocator = new RootAllocator();
-          Dataset dataset = table.open(allocator)) {
-        dataset.dropColumns(List.of("name"));
-      }
-      Throwable failure = join.probeUntilTheJobFails(Probe.ofId(3L));
-      assertEndsTheJob(failure, table.uri(), "no longer has the columns this job reads");
-      assertThat(failure).hasStackTraceContaining("Column 'name' does not exist");
-    }
+    Throwable failure =
+        failureAfter(
+            table,
+            cache,
+            () -> {
+              try (BufferAllocator allocator = new RootAllocator();
+                  Dataset dataset = table.open(allocator)) {
+                dataset.dropColumns(List.of("name"));
+              }
+            });
+    assertEndsTheJob(failure, table.uri(), "no longer has the columns this job reads");
+    assertThat(failure).hasStackTraceContaining("Column 'name' does not exist");
   }
 
   private TableEnvironment scores(String name, String options) {

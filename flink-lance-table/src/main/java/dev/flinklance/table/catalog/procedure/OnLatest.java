@@ -1,10 +1,9 @@
 package dev.flinklance.table.catalog.procedure;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.errors.LanceCalls;
 import java.util.function.Function;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.lance.Dataset;
 
 /** Runs a procedure's work on the latest version of a table, with Lance errors naming it. */
@@ -20,9 +19,8 @@ final class OnLatest {
         table.uri(),
         "cannot " + action,
         () -> {
-          try (BufferAllocator allocator = new RootAllocator();
-              Dataset latest = table.open(allocator)) {
-            return work.apply(latest);
+          try (OpenTable latest = OpenTable.latest(table)) {
+            return work.apply(latest.dataset());
           }
         });
   }
