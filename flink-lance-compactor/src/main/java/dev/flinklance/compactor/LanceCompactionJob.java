@@ -1,5 +1,6 @@
 package dev.flinklance.compactor;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.lineage.RowLineageConfig;
@@ -9,8 +10,6 @@ import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.secrets.Secrets;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -21,7 +20,6 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.util.CloseableIterator;
-import org.lance.Dataset;
 
 /**
  * Compacts a Lance table written by any Lance writer, as a Flink job: the same planner, rewrite
@@ -154,9 +152,8 @@ public final class LanceCompactionJob {
    */
   private static void requireTable(CompactionConfig config) {
     String uri = config.dataset().uri();
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = config.dataset().open(allocator)) {
-      RowLineageConfig.of(dataset.getConfig(), uri);
+    try (OpenTable table = OpenTable.latest(config.dataset())) {
+      RowLineageConfig.of(table.dataset().getConfig(), uri);
     } catch (LanceDatasetException | IllegalArgumentException e) {
       System.err.println(e.getMessage());
       throw e;

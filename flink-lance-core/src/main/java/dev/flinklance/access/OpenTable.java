@@ -49,7 +49,7 @@ public final class OpenTable implements AutoCloseable {
 
   /** The latest version, or empty if there is no table at the URI. */
   public static Optional<OpenTable> latestIfExists(TableRef table) {
-    BufferAllocator allocator = Allocators.forReads();
+    BufferAllocator allocator = Allocators.forTables();
     try {
       Optional<Dataset> dataset = table.openIfExists(allocator);
       if (dataset.isEmpty()) {
@@ -101,7 +101,7 @@ public final class OpenTable implements AutoCloseable {
   }
 
   private static OpenTable open(TableRef table, Function<BufferAllocator, Dataset> opener) {
-    BufferAllocator allocator = Allocators.forReads();
+    BufferAllocator allocator = Allocators.forTables();
     try {
       return new OpenTable(table, allocator, opener.apply(allocator));
     } catch (RuntimeException e) {

@@ -25,10 +25,11 @@ public final class Allocators {
   private Allocators() {}
 
   /**
-   * An allocator for reading: a table's datasets and the batches their scans return. Closed with
-   * {@link #closeAtEnd}.
+   * An allocator for a table's datasets, the batches their scans return and small writes (a table's
+   * creation, a probe, a namespace client); the writers' batches come from {@link #forBatches}.
+   * Closed with {@link #closeAtEnd}.
    */
-  public static RootAllocator forReads() {
+  public static RootAllocator forTables() {
     return new RootAllocator();
   }
 

@@ -1,5 +1,6 @@
 package dev.flinklance.namespace;
 
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.secrets.Secrets;
 import java.io.Serializable;
@@ -8,7 +9,6 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.lance.namespace.LanceNamespace;
 
@@ -75,7 +75,9 @@ public final class NamespaceConnection implements Serializable {
   private LanceNamespace connect() {
     LanceNamespace connected =
         DeadlineNamespace.call(
-            this, "connect", () -> LanceNamespace.connect(impl, properties, new RootAllocator()));
+            this,
+            "connect",
+            () -> LanceNamespace.connect(impl, properties, Allocators.forTables()));
     return new DeadlineNamespace(this, connected);
   }
 

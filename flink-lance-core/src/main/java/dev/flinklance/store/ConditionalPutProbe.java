@@ -3,6 +3,7 @@ package dev.flinklance.store;
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.LanceDatasetOptions.ConditionalPutCheck;
 import dev.flinklance.access.TableRef;
+import dev.flinklance.arrow.Allocators;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.PermanentDatasetException;
@@ -24,7 +25,6 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -138,7 +138,8 @@ public final class ConditionalPutProbe {
     String probeUri = probeUri(table.uri(), UUID.randomUUID().toString());
     long start = System.nanoTime();
     ExecutorService racers = Executors.newFixedThreadPool(RACERS, ConditionalPutProbe::racerThread);
-    try (BufferAllocator allocator = new RootAllocator()) {
+    BufferAllocator allocator = Allocators.forTables();
+    try {
       create(table, probeUri, allocator);
       try {
         for (int round = 1; round <= ROUNDS; round++) {
@@ -155,6 +156,7 @@ public final class ConditionalPutProbe {
       }
     } finally {
       racers.shutdownNow();
+      Allocators.closeAtEnd(allocator, table);
     }
     LOG.info(
         "Probed the store of Lance table {} in {} ms: it rejects a second create-only PUT",

@@ -1,5 +1,6 @@
 package dev.flinklance.sink.aggregator;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
@@ -13,8 +14,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -27,7 +26,6 @@ import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
-import org.lance.Dataset;
 import org.lance.FragmentMetadata;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -102,18 +100,14 @@ public final class CommitAggregator
   }
 
   private VersionMark latestMark() {
-    try (BufferAllocator allocator = new RootAllocator()) {
-      return table
-          .openIfExists(allocator)
-          .map(CommitAggregator::markAndClose)
-          .orElse(VersionMark.NO_TABLE);
-    }
-  }
-
-  private static VersionMark markAndClose(Dataset dataset) {
-    try (dataset) {
-      return VersionMark.of(dataset);
-    }
+    return OpenTable.latestIfExists(table)
+        .map(
+            open -> {
+              try (open) {
+                return VersionMark.of(open.dataset());
+              }
+            })
+        .orElse(VersionMark.NO_TABLE);
   }
 
   private String chooseCommitUser(String restored) {

@@ -123,7 +123,7 @@ final class DatabaseRegistry {
     return OpenTable.latestIfExists(table)
         .orElseGet(
             () -> {
-              BufferAllocator allocator = Allocators.forReads();
+              BufferAllocator allocator = Allocators.forTables();
               try {
                 table
                     .createIfAbsent(

@@ -356,7 +356,7 @@ public class LanceCatalog extends AbstractCatalog {
     }
     Map<String, String> tableConfig = TableOptions.toConfig(options, resolved.getComment());
     Optional<Dataset> created;
-    BufferAllocator scoped = Allocators.forReads();
+    BufferAllocator scoped = Allocators.forTables();
     try {
       created =
           catalog(

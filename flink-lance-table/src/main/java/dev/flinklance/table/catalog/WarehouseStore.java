@@ -91,7 +91,7 @@ final class WarehouseStore implements CatalogBackend {
     layout
         .storageOptions()
         .forEach((key, value) -> properties.put(LanceDatasetOptions.STORAGE_PREFIX + key, value));
-    BufferAllocator allocator = Allocators.forReads();
+    BufferAllocator allocator = Allocators.forTables();
     try (DirectoryNamespace directory = new DirectoryNamespace()) {
       directory.initialize(properties, allocator);
       return List.copyOf(directory.listTables(new ListTablesRequest().id(List.of())).getTables());
