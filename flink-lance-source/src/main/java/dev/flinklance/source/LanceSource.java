@@ -85,6 +85,7 @@ public final class LanceSource
     return scan.streaming() == null ? Boundedness.BOUNDED : Boundedness.CONTINUOUS_UNBOUNDED;
   }
 
+  @Internal
   @Override
   public SplitEnumerator<LanceSplit, LanceEnumeratorState> createEnumerator(
       SplitEnumeratorContext<LanceSplit> context) {
@@ -93,22 +94,26 @@ public final class LanceSource
         : LanceSplitEnumerator.streaming(context, scan);
   }
 
+  @Internal
   @Override
   public SplitEnumerator<LanceSplit, LanceEnumeratorState> restoreEnumerator(
       SplitEnumeratorContext<LanceSplit> context, LanceEnumeratorState state) {
     return LanceSplitEnumerator.restore(context, scan, state);
   }
 
+  @Internal
   @Override
   public SimpleVersionedSerializer<LanceSplit> getSplitSerializer() {
     return LanceSplitSerializer.INSTANCE;
   }
 
+  @Internal
   @Override
   public SimpleVersionedSerializer<LanceEnumeratorState> getEnumeratorCheckpointSerializer() {
     return new LanceEnumeratorStateSerializer();
   }
 
+  @Internal
   @Override
   public SourceReader<RowData, LanceSplit> createReader(SourceReaderContext context) {
     return new LanceSourceReader(scan, context.getConfiguration(), context);
