@@ -28,7 +28,6 @@ import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.RowType;
 import org.lance.CommitBuilder;
 import org.lance.Dataset;
-import org.lance.Fragment;
 import org.lance.Transaction;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
@@ -92,11 +91,10 @@ final class DatabaseRegistry {
                         .operation(
                             Append.builder()
                                 .fragments(
-                                    Fragment.write()
-                                        .datasetUri(table.uri())
+                                    table
+                                        .writeFragment()
                                         .allocator(registry.allocator())
                                         .data(batch.seal())
-                                        .storageOptions(table.storageOptions())
                                         .dataStorageVersion(dataset.getLanceFileFormatVersion())
                                         .execute())
                                 .build())
