@@ -1,6 +1,5 @@
-package dev.flinklance.compactor.testing;
+package dev.flinklance.testing;
 
-import dev.flinklance.testing.Neighbours;
 import dev.flinklance.testing.Neighbours.Hit;
 import java.util.Collection;
 import java.util.Comparator;
@@ -88,7 +87,7 @@ public final class VectorTables {
   public void update(Dataset dataset, long first, int count) {
     try (BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot root = rows(allocator, first, count)) {
-      LineageTables.update(dataset, root, allocator);
+      LanceTestTables.mergeInsert(dataset, List.of("id"), root).close();
     }
     dataset.checkoutLatest();
   }

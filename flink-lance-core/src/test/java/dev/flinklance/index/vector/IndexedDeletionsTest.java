@@ -1,12 +1,12 @@
-package dev.flinklance.compactor.index;
+package dev.flinklance.index.vector;
 
-import static dev.flinklance.compactor.testing.VectorTables.search;
+import static dev.flinklance.testing.VectorTables.search;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.compactor.testing.VectorTables;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.VectorTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -218,6 +218,25 @@ class IndexedDeletionsTest {
           .isEqualTo(IndexStatistics.centroids(built).orElseThrow());
       assertThat(IndexStatistics.entries(statistics)).isEqualTo(1_600);
       assertThat(IndexedDeletions.holdsDeletedRows(dataset, after)).isFalse();
+    }
+  }
+
+  /** k-means needs a row per partition: with fewer live rows, the rebuild trains one per row. */
+  @Test
+  void aRebuildOverFewerRowsThanPartitionsTrainsAPartitionPerRow() {
+    try (Dataset dataset =
+        indexedWithDeletions(
+            true, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(4, DistanceType.L2))) {
+      dataset.delete("id >= 3");
+      dataset.checkoutLatest();
+
+      assertThat(IndexedDeletions.prepare(dataset, true)).isEmpty();
+
+      VectorIndex index = VectorIndex.on(dataset, "v").orElseThrow();
+      Map<String, Object> statistics = dataset.getIndexStatistics(index.name());
+      assertThat(IndexStatistics.partitions(statistics)).isEqualTo(2);
+      assertThat(IndexStatistics.entries(statistics)).isEqualTo(2);
+      assertThat(search(dataset, TABLES.vector(0), 10)).containsExactlyInAnyOrder(1L, 2L);
     }
   }
 
