@@ -18,6 +18,14 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +34,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.WriteParams;
 import org.lance.compaction.Compaction;
 import org.lance.compaction.CompactionOptions;
 import org.lance.compaction.CompactionTask;
@@ -218,6 +228,71 @@ class IndexedDeletionsTest {
           .isEqualTo(IndexStatistics.centroids(built).orElseThrow());
       assertThat(IndexStatistics.entries(statistics)).isEqualTo(1_600);
       assertThat(IndexedDeletions.holdsDeletedRows(dataset, after)).isFalse();
+    }
+  }
+
+  /**
+   * lance-core 7.0.0 builds IVF_FLAT for the hamming distance over binary vectors, which no search
+   * here uses; an index another client built so is rebuilt all the same.
+   */
+  @Test
+  void aHammingIndexOfBinaryVectorsIsRebuiltForItsDistance() {
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.notNullable("id", new ArrowType.Int(64, true)),
+                new Field(
+                    "v",
+                    FieldType.notNullable(new ArrowType.FixedSizeList(8)),
+                    List.of(Field.notNullable("item", new ArrowType.Int(8, false))))));
+    String uri = dir.resolve("binary").toString();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+      Dataset.write()
+          .allocator(allocator)
+          .uri(uri)
+          .schema(schema)
+          .enableStableRowIds(true)
+          .mode(WriteParams.WriteMode.CREATE)
+          .execute()
+          .close();
+      root.allocateNew();
+      FixedSizeListVector vectors = (FixedSizeListVector) root.getVector("v");
+      for (int id = 0; id < 200; id++) {
+        ((BigIntVector) root.getVector("id")).setSafe(id, id);
+        vectors.setNotNull(id);
+        for (int d = 0; d < 8; d++) {
+          ((UInt1Vector) vectors.getDataVector()).setSafe(id * 8 + d, (id * 31 + d * 7) & 0xff);
+        }
+      }
+      root.setRowCount(200);
+      LanceTestTables.appendFragments(
+          uri, Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute());
+    }
+    try (Dataset dataset = Dataset.open(uri, allocator)) {
+      VectorTables.index(
+          dataset, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(2, DistanceType.Hamming));
+      dataset.delete("id % 5 = 0");
+      VectorIndex index = VectorIndex.on(dataset, "v").orElseThrow();
+      assertThat(index.lanceMetric()).isEqualTo("HAMMING");
+      assertThat(index.metric()).isEmpty();
+      assertThat(IndexedDeletions.holdsDeletedRows(dataset, index)).isTrue();
+      float[] centroids =
+          IndexStatistics.centroids(dataset.getIndexStatistics(index.name())).orElseThrow();
+      IvfBuildParams onCentroids =
+          new IvfBuildParams.Builder().setNumPartitions(2).setCentroids(centroids).build();
+      assertThatThrownBy(
+              () ->
+                  VectorTables.index(
+                      dataset,
+                      IndexType.IVF_FLAT,
+                      new VectorIndexParams.Builder(onCentroids)
+                          .setDistanceType(DistanceType.Hamming)
+                          .build()))
+          .hasMessageContaining("Centroids and vectors have incompatible types");
+      Set<UUID> segments = uuids(dataset);
+
+      assertThat(IndexedDeletions.prepare(dataset, true)).isEqualTo(index.fragmentIds());
+      assertThat(uuids(dataset)).isEqualTo(segments);
     }
   }
 
