@@ -75,6 +75,11 @@ public final class VectorTables {
     }
   }
 
+  /** Appends rows {@code first .. first + count - 1} as one fragment (one Append version). */
+  public void append(String uri, long first, int count) {
+    LanceTestTables.appendFragments(uri, write(uri, first, count));
+  }
+
   /** Uncommitted fragment files of rows {@code first .. first + count - 1}. */
   public List<FragmentMetadata> write(String uri, long first, int count) {
     try (BufferAllocator allocator = new RootAllocator();

@@ -77,7 +77,7 @@ class IndexedDeletionsTest {
     String uri = dir.resolve("t").toString();
     TABLES.create(uri, stableRowIds);
     for (long first = 0; first < 2_000; first += 500) {
-      LanceTestTables.appendFragments(uri, TABLES.write(uri, first, 500));
+      TABLES.append(uri, first, 500);
     }
     Dataset dataset = Dataset.open(uri, allocator);
     VectorTables.index(dataset, type, params);
@@ -106,7 +106,7 @@ class IndexedDeletionsTest {
       assertThat(IndexedDeletions.holdsDeletedRows(dataset, index)).isTrue();
       // lance-core 7.0.0: the deleted row's own entry is nearest, is found, and is dropped on read
       assertThat(search(dataset, deletedRow, 10)).hasSizeLessThan(10);
-      LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), 2_000, 100));
+      TABLES.append(dataset.uri(), 2_000, 100);
       dataset.checkoutLatest();
       for (boolean retrain : new boolean[] {false, true}) {
         assertThatThrownBy(
@@ -136,7 +136,7 @@ class IndexedDeletionsTest {
   void anUpdatedRowIsFoundAtItsOldVectorUntilTheRebuild() {
     String uri = dir.resolve("t").toString();
     TABLES.create(uri, true);
-    LanceTestTables.appendFragments(uri, TABLES.write(uri, 0, 2_000));
+    TABLES.append(uri, 0, 2_000);
     VectorTables moved =
         new VectorTables(8, id -> VectorTables.gaussian(id < 100 ? 1_000_000 + id : id, 8));
     List<Long> ids = LongStream.range(0, 2_000).boxed().toList();
@@ -320,8 +320,8 @@ class IndexedDeletionsTest {
     try (Dataset dataset =
         indexedWithDeletions(
             true, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(4, DistanceType.L2))) {
-      LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), 2_000, 100));
-      LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), 2_100, 100));
+      TABLES.append(dataset.uri(), 2_000, 100);
+      TABLES.append(dataset.uri(), 2_100, 100);
       dataset.checkoutLatest();
       dataset.delete("id = 2001"); // not indexed: its deletion is nothing the index holds
       dataset.checkoutLatest();

@@ -36,7 +36,7 @@ class VectorIndexBuildTest {
     String uri = dir.resolve("t").toString();
     TABLES.create(uri, false);
     if (rows > 0) {
-      LanceTestTables.appendFragments(uri, TABLES.write(uri, 0, rows));
+      TABLES.append(uri, 0, rows);
     }
     return uri;
   }
@@ -175,7 +175,7 @@ class VectorIndexBuildTest {
             "Lance table '"
                 + table
                 + "': the table has no rows to train a vector index on column 'v' with");
-    LanceTestTables.appendFragments(empty, TABLES.write(empty, 0, 20));
+    TABLES.append(empty, 0, 20);
     assertThatThrownBy(() -> VectorIndexBuild.of("id", "IVF_FLAT", Map.of()).create(table))
         .hasMessageContaining("Column 'id' has type id: Int(64, true)")
         .hasMessageContaining("not a vector of floats");

@@ -31,17 +31,13 @@ class VectorIndexUpkeepTest {
   private OpenTable indexed(boolean stableRowIds) {
     String uri = dir.resolve("t").toString();
     TABLES.create(uri, stableRowIds);
-    LanceTestTables.appendFragments(uri, TABLES.write(uri, 0, 200));
-    LanceTestTables.appendFragments(uri, TABLES.write(uri, 200, 200));
+    TABLES.append(uri, 0, 200);
+    TABLES.append(uri, 200, 200);
     OpenTable table = OpenTable.latest(new TableRef(uri, Map.of()));
     VectorTables.index(
         table.dataset(), IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(2, DistanceType.L2));
     table.moveToLatest();
     return table;
-  }
-
-  private static void append(Dataset dataset, long first) {
-    LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), first, 100));
   }
 
   @Test
@@ -52,7 +48,7 @@ class VectorIndexUpkeepTest {
       assertThat(VectorIndexUpkeep.run(dataset)).isEmpty();
       assertThat(LanceTestTables.latestVersion(dataset.uri())).isEqualTo(built);
 
-      append(dataset, 400);
+      TABLES.append(dataset.uri(), 400, 100);
       assertThat(VectorIndexUpkeep.run(dataset)).containsExactly(VectorTables.INDEX);
 
       dataset.checkoutLatest();
@@ -66,7 +62,7 @@ class VectorIndexUpkeepTest {
     try (OpenTable table = indexed(true)) {
       Dataset dataset = table.dataset();
       dataset.delete("id % 5 = 0");
-      append(dataset, 400);
+      TABLES.append(dataset.uri(), 400, 100);
       dataset.checkoutLatest();
       long version = dataset.version();
 
@@ -81,7 +77,7 @@ class VectorIndexUpkeepTest {
   void aFailureLeavesTheIndexesAsTheyAre() throws IOException {
     try (OpenTable table = indexed(false)) {
       Dataset dataset = table.dataset();
-      append(dataset, 400);
+      TABLES.append(dataset.uri(), 400, 100);
       FileUtils.deleteDirectory(Path.of(dataset.uri()).toFile());
 
       assertThat(VectorIndexUpkeep.run(dataset)).isEmpty();
