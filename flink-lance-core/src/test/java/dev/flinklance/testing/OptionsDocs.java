@@ -18,9 +18,9 @@ import org.apache.flink.util.TimeUtils;
 /**
  * docs/options.md's option tables are generated from the {@link ConfigOption} classes: after a line
  * {@code <!-- options: <class name> -->} comes the table of that class's options, one row {@code |
- * `key` | `default` | description |} per option in declaration order, and nothing else. The
- * module tests assert each table is exactly its generated form; run them with {@code
- * -Ddocs.update=true} ({@code bin/docs-options}) to write the tables instead.
+ * `key` | `default` | description |} per option in declaration order, and nothing else. The module
+ * tests assert each table is exactly its generated form; run them with {@code -Ddocs.update=true}
+ * ({@code bin/docs-options}) to write the tables instead.
  */
 public final class OptionsDocs {
   private static final String MARKER = "<!-- options: %s -->";
