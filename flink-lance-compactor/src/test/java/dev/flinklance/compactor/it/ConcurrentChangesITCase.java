@@ -13,6 +13,7 @@ import dev.flinklance.compactor.operator.RewriteFunction;
 import dev.flinklance.compactor.plan.PlanRequest;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestFragments;
 import java.io.Serializable;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ import org.lance.operation.Overwrite;
 class ConcurrentChangesITCase {
   private static final int ROWS = 1_000;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   @TempDir Path dir;
 

@@ -12,6 +12,7 @@ import dev.flinklance.compactor.plan.PlanRequest;
 import dev.flinklance.index.MemWal;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LogCapture;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
@@ -38,7 +39,7 @@ import org.lance.compaction.RewriteResult;
  * JVM compacting (a native panic, exit 134). Before the fix these tests took the test JVM down.
  */
 class MemWalTableITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   @TempDir Path dir;
   private String table;
