@@ -4,12 +4,12 @@ import static dev.flinklance.compactor.testing.LineageTables.append;
 import static dev.flinklance.compactor.testing.LineageTables.createStable;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.LongStream;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -19,8 +19,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /** {@link LanceCompactionJob} without {@code --once}: a pass every {@code --interval}. */
 class ContinuousCompactionITCase {
-  @RegisterExtension
-  static final MiniClusterExtension CLUSTER = TestClusters.create(2, new Configuration());
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts(2);
 
   @TempDir Path dir;
 
@@ -36,11 +35,11 @@ class ContinuousCompactionITCase {
     LanceCompactionJob.build(env, args);
     JobClient job = env.executeAsync("continuous compaction");
     try {
-      awaitFragments(table, 1);
+      awaitOneFragment(table, job);
       append(table, 100, 100, 4);
-      awaitFragments(table, 1);
+      awaitOneFragment(table, job);
       append(table, 200, 100, 4);
-      awaitFragments(table, 1);
+      awaitOneFragment(table, job);
     } finally {
       job.cancel().get();
     }
@@ -51,11 +50,11 @@ class ContinuousCompactionITCase {
         .hasSizeGreaterThanOrEqualTo(3);
   }
 
-  private static void awaitFragments(String table, int fragments) throws InterruptedException {
-    long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-    while (LanceTestTables.fragmentCount(table) != fragments) {
-      assertThat(System.nanoTime()).as("compacted within 60 s").isLessThan(deadline);
-      Thread.sleep(50);
-    }
+  private static void awaitOneFragment(String table, JobClient job) throws InterruptedException {
+    Await.until(
+        "a pass to compact " + table + " into one fragment",
+        Duration.ofSeconds(60),
+        job,
+        () -> LanceTestTables.fragmentCount(table) == 1);
   }
 }

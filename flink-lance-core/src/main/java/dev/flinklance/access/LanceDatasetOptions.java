@@ -66,8 +66,8 @@ public final class LanceDatasetOptions {
               "Lance file format version of a table created by the connector, for example 2.1 or"
                   + " 2.2. Default: Lance's default (2.1 in lance-core 7.0.0), or 2.2 when the"
                   + " schema has a MAP column (MAP needs 2.2) or a compressed column"
-                  + " (sink.compression, sink.compression.columns: with zstd, 2.2 takes 0.81 of 2.1's"
-                  + " bytes on narrow rows). An existing table keeps its own version.");
+                  + " (sink.compression, sink.compression.columns: 2.2 compresses better, see"
+                  + " docs/benchmark.md). An existing table keeps its own version.");
 
   public static final ConfigOption<Compression> SINK_COMPRESSION =
       ConfigOptions.key("sink.compression")
@@ -75,10 +75,9 @@ public final class LanceDatasetOptions {
           .defaultValue(Compression.NONE)
           .withDescription(
               "Compression of the columns of a table the sink creates, on top of Lance's own"
-                  + " encodings (bit packing, dictionaries, FSST): ZSTD, LZ4 or NONE. Measured on"
-                  + " narrow event rows against NONE (docs/benchmark.md): ZSTD 0.46 of the bytes,"
-                  + " the sink writing at 0.6 and full scans at 0.27 of the speed; LZ4 0.53 of the"
-                  + " bytes, writes at 0.72, scans at 0.42. Hence the default NONE. A new table"
+                  + " encodings (bit packing, dictionaries, FSST): ZSTD, LZ4 or NONE. Both take"
+                  + " about half the bytes of NONE on narrow event rows and cost write and scan"
+                  + " speed (docs/benchmark.md has the figures), hence the default NONE. A new table"
                   + " with a compressed column is created in file format 2.2 unless"
                   + " data-storage-version says otherwise (2.2 compresses better)."
                   + " Vector columns take only sink.compression.columns (lance-core 7.0.0 writes"

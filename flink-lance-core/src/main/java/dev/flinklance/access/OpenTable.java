@@ -7,9 +7,11 @@ import dev.flinklance.errors.LanceErrors;
 import dev.flinklance.errors.LanceErrors.Kind;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.errors.TableReplacedException;
+import java.util.Map;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 
@@ -98,6 +100,34 @@ public final class OpenTable implements AutoCloseable {
     Optional<OpenTable> open = latestIfExists(table);
     open.ifPresent(OpenTable::close);
     return open.isPresent();
+  }
+
+  /**
+   * Creates an empty table, unless one exists, safe against writers creating it at the same moment
+   * ({@link TableCreation}), and opens the version created.
+   *
+   * @param dataStorageVersion Lance file format version, or null for Lance's default
+   * @param config table config entries the creation commit itself sets
+   * @return empty if another writer created it first (open it instead)
+   */
+  public static Optional<OpenTable> createIfAbsent(
+      TableRef table,
+      Schema schema,
+      boolean stableRowIds,
+      String dataStorageVersion,
+      Map<String, String> config) {
+    BufferAllocator allocator = Allocators.forTables();
+    try {
+      Optional<Dataset> created =
+          table.createIfAbsent(allocator, schema, stableRowIds, dataStorageVersion, config);
+      if (created.isEmpty()) {
+        Allocators.closeAtEnd(allocator, table);
+      }
+      return created.map(dataset -> new OpenTable(table, allocator, dataset));
+    } catch (RuntimeException e) {
+      Allocators.closeAtEnd(allocator, table);
+      throw e;
+    }
   }
 
   private static OpenTable open(TableRef table, Function<BufferAllocator, Dataset> opener) {

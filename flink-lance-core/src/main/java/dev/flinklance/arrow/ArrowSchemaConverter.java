@@ -160,9 +160,8 @@ public final class ArrowSchemaConverter {
 
   /**
    * The Lance file format version to create a table of {@code schema} with: {@code configured}, or
-   * when unset 2.2 if the schema has a MAP column (MAP needs 2.2) or a compressed column (with
-   * zstd, 2.2 takes 0.81 of 2.1's bytes on narrow event rows, docs/benchmark.md), else null for
-   * Lance's default.
+   * when unset 2.2 if the schema has a MAP column (MAP needs 2.2) or a compressed column (2.2
+   * compresses better; docs/benchmark.md), else null for Lance's default.
    */
   public static String storageVersionFor(Schema schema, String configured) {
     if (configured != null) {

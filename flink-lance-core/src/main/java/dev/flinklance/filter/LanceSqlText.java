@@ -11,7 +11,7 @@ import org.apache.flink.annotation.Internal;
 /**
  * Reads a filter in Lance's SQL dialect as text, telling string literals ({@code '...'}, {@code ''}
  * inside) and quoted names ({@code `...`}, {@code "..."}) from the rest, to say whether lance-core
- * 7.0.0 can take it. Measured with lance-core 7.0.0 (docs/architecture.md):
+ * 7.0.0 can take it. Measured with lance-core 7.0.0 (docs/lance-core.md):
  *
  * <ul>
  *   <li>Lance parses {@code SELECT 1 FROM t WHERE <filter>} with sqlparser, which gives up at 50

@@ -31,10 +31,9 @@ public final class KeyIndex {
 
   /**
    * Upkeep adds unindexed rows once there are this many, or a tenth of the indexed rows if that is
-   * more. Measured with lance-core 7.0.0 (2 cores, local disk): optimizing a BTree over 10M rows
-   * takes about 0.6 s, whatever the number of new rows (it rewrites the index), while a lookup
-   * scans an unindexed row in about 0.1 µs; so upkeep runs rarely and the unindexed part stays
-   * small next to the indexed one.
+   * more: optimizing a BTree rewrites the whole index whatever the number of new rows, while a
+   * lookup scans an unindexed row cheaply (docs/lance-core.md has the measurements); so upkeep runs
+   * rarely and the unindexed part stays small next to the indexed one.
    */
   static final long MIN_UNINDEXED_ROWS = 100_000;
 

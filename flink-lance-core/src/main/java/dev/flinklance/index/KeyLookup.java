@@ -23,14 +23,13 @@ import org.lance.ipc.ScanOptions;
 
 /**
  * Finds the rows of a table version that hold any of a set of primary keys. Two ways, chosen per
- * lookup by what they cost (measured with lance-core 7.0.0 on 2 cores, local disk, 10M rows):
+ * lookup by what they cost (docs/lance-core.md has the measurements, lance-core 7.0.0):
  *
  * <ul>
  *   <li>through the key's BTree indexes ({@link KeyIndex}): the keys, sorted, in IN lists of
- *       {@value #KEYS_PER_INDEX_QUERY} (a query costs about 5 ms; Lance's BTree is slow for long IN
- *       lists, 12 s for 10,000 random keys in one list), about 70 µs per key;
- *   <li>by scanning the key columns and matching them in Java, about 0.1 µs per row, whatever the
- *       number of keys (Lance's own IN filter takes 17 s for a list of 1M keys).
+ *       {@value #KEYS_PER_INDEX_QUERY} (Lance's BTree is slow for long IN lists), a cost per key;
+ *   <li>by scanning the key columns and matching them in Java, a cost per row, whatever the number
+ *       of keys (Lance's own IN filter is slow for long lists too).
  * </ul>
  *
  * The index serves the fragments it covers when they hold at least {@value #INDEXED_ROWS_PER_KEY}

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.regex.Matcher;
@@ -13,10 +14,15 @@ import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 
 /**
- * docs/architecture.md stays true to the code: every class it names in backticks exists in the
- * repository's sources, or is one of the Lance, Arrow, Flink or JDK types it explains.
+ * docs/architecture.md, lance-core.md and testing.md stay true to the code: every class they name
+ * in backticks exists in the repository's sources, or is one of the Lance, Arrow, Flink or JDK
+ * types it explains.
  */
 class ArchitectureDocTest {
+  /** The pages about the code: the architecture, lance-core's behaviours, the tests. */
+  private static final List<String> PAGES =
+      List.of("architecture.md", "lance-core.md", "testing.md");
+
   /** Names of other projects' types the page writes in backticks. */
   private static final Set<String> NOT_OURS =
       Set.of(
@@ -110,16 +116,18 @@ class ArchitectureDocTest {
     }
     assertThat(declared).as("classes found in the sources").hasSizeGreaterThan(200);
 
-    Set<String> missing = new TreeSet<>();
-    Matcher named = NAMED.matcher(Files.readString(root.resolve("docs/architecture.md")));
-    while (named.find()) {
-      String name = named.group(1);
-      if (!declared.contains(name) && !NOT_OURS.contains(name) && !isJdkClass(name)) {
-        missing.add(name);
+    for (String page : PAGES) {
+      Set<String> missing = new TreeSet<>();
+      Matcher named = NAMED.matcher(Files.readString(root.resolve("docs").resolve(page)));
+      while (named.find()) {
+        String name = named.group(1);
+        if (!declared.contains(name) && !NOT_OURS.contains(name) && !isJdkClass(name)) {
+          missing.add(name);
+        }
       }
+      assertThat(missing)
+          .as("names in docs/%s that no source file declares (renamed or removed?)", page)
+          .isEmpty();
     }
-    assertThat(missing)
-        .as("names in docs/architecture.md that no source file declares (renamed or removed?)")
-        .isEmpty();
   }
 }

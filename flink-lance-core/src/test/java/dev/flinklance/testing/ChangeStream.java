@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.flink.api.common.JobID;
@@ -77,20 +76,14 @@ public final class ChangeStream implements AutoCloseable {
    */
   public List<String> take(int count) throws InterruptedException {
     List<String> taken = new ArrayList<>(count);
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (taken.size() < count) {
-      String row = rows.poll(100, TimeUnit.MILLISECONDS);
-      if (row != null) {
-        taken.add(row);
-        continue;
-      }
-      if (failure.get() != null) {
-        throw new AssertionError("the job failed after " + taken + " rows", failure.get());
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("only " + taken.size() + " of " + count + " rows came: " + taken);
-      }
-    }
+    Await.until(
+        count + " rows",
+        WAIT,
+        () -> {
+          collect(taken, count - taken.size()); // rows beyond count are left for the next take
+          return taken.size() == count;
+        },
+        () -> "only " + taken.size() + " came: " + taken);
     return taken;
   }
 
@@ -102,22 +95,26 @@ public final class ChangeStream implements AutoCloseable {
   public List<String> takeUntil(java.util.function.Predicate<List<String>> done)
       throws InterruptedException {
     List<String> taken = new ArrayList<>();
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!done.test(taken)) {
-      String row = rows.poll(100, TimeUnit.MILLISECONDS);
-      if (row != null) {
-        taken.add(row);
-        rows.drainTo(taken);
-        continue;
-      }
-      if (failure.get() != null) {
-        throw new AssertionError("the job failed after " + taken + " rows", failure.get());
-      }
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the rows never satisfied the condition: " + taken);
-      }
-    }
+    Await.until(
+        "rows that satisfy the condition",
+        WAIT,
+        () -> {
+          collect(taken, Integer.MAX_VALUE);
+          return done.test(taken);
+        },
+        () -> "the rows so far: " + taken);
     return taken;
+  }
+
+  /**
+   * Moves up to {@code max} rows that came into {@code taken}.
+   *
+   * @throws AssertionError if none had come and the job failed
+   */
+  private void collect(List<String> taken, int max) {
+    if (max > 0 && rows.drainTo(taken, max) == 0 && failure.get() != null) {
+      throw new AssertionError("the job failed after " + taken + " rows", failure.get());
+    }
   }
 
   /** Rows that came but were not taken yet, after waiting {@code quiet} for more. */

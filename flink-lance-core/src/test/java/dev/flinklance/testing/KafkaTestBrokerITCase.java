@@ -19,7 +19,7 @@ class KafkaTestBrokerITCase {
   @RegisterExtension static final KafkaTestBroker KAFKA = new KafkaTestBroker();
 
   @Test
-  void recordsSentAreReadBackInOrder() {
+  void recordsSentAreReadBackInOrder() throws InterruptedException {
     assertThat(KAFKA.bootstrapServers()).startsWith("127.0.0.1:");
     KAFKA.createTopic("events", 1);
     List<String> sent = List.of("one", "two", "three");
@@ -36,12 +36,16 @@ class KafkaTestBrokerITCase {
                     StringDeserializer.class.getName()))) {
       consumer.assign(List.of(partition));
       consumer.seekToBeginning(List.of(partition));
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      while (read.size() < sent.size() && System.nanoTime() < deadline) {
-        for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
-          read.add(record.value());
-        }
-      }
+      Await.until(
+          sent.size() + " records",
+          Duration.ofSeconds(60),
+          () -> {
+            for (ConsumerRecord<String, String> record : consumer.poll(Duration.ofMillis(200))) {
+              read.add(record.value());
+            }
+            return read.size() >= sent.size();
+          },
+          () -> "read " + read);
     }
     assertThat(read).isEqualTo(sent);
   }

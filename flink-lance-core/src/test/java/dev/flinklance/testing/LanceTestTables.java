@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -216,6 +217,16 @@ public final class LanceTestTables {
 
   public static List<Commit> sinkCommits(String uri, Map<String, String> storageOptions) {
     return commits(uri, storageOptions).stream().filter(c -> c.checkpointId() != null).toList();
+  }
+
+  /** Waits until the table at a local path has at least {@code commits} sink commits. */
+  public static void awaitSinkCommits(String uri, int commits, Duration timeout)
+      throws InterruptedException {
+    Await.until(
+        commits + " sink commits to " + uri,
+        timeout,
+        () -> hasVersion(uri) && sinkCommits(uri).size() >= commits,
+        () -> hasVersion(uri) ? sinkCommits(uri).size() + " sink commits" : "no table");
   }
 
   /**

@@ -16,11 +16,15 @@ import org.apache.flink.configuration.description.TextElement;
 import org.apache.flink.util.TimeUtils;
 
 /**
- * Keeps docs/options.md complete and true: every {@link ConfigOption} of the given classes has a
- * row {@code | `key` | `default` | description |} whose default and description are the option's
- * own.
+ * docs/options.md's option tables are generated from the {@link ConfigOption} classes: after a line
+ * {@code <!-- options: <class name> -->} comes the table of that class's options, one row {@code |
+ * `key` | `default` | description |} per option in declaration order, and nothing else. The module
+ * tests assert each table is exactly its generated form; run them with {@code -Ddocs.update=true}
+ * ({@code bin/docs-options}) to write the tables instead.
  */
 public final class OptionsDocs {
+  private static final String MARKER = "<!-- options: %s -->";
+  private static final String HEADER = "| Key | Default | Description |\n|---|---|---|";
 
   private OptionsDocs() {}
 
@@ -29,17 +33,45 @@ public final class OptionsDocs {
   }
 
   public static void assertDocumented(Class<?>... optionClasses) throws Exception {
-    String page = Files.readString(optionsPage());
-    List<ConfigOption<?>> options = new ArrayList<>();
+    Path page = optionsPage();
+    String text = Files.readString(page);
+    String generated = text;
     for (Class<?> optionClass : optionClasses) {
-      options.addAll(OptionFields.of(optionClass));
+      generated = withTable(generated, optionClass);
     }
-    assertThat(options).as("options found by reflection").isNotEmpty();
-    for (ConfigOption<?> option : options) {
-      assertThat(page)
-          .as("row of option %s in docs/options.md", option.key())
-          .contains(row(option));
+    if (Boolean.getBoolean("docs.update")) {
+      Files.writeString(page, generated);
+      return;
     }
+    assertThat(text)
+        .as(
+            "docs/options.md's tables of %s, as generated from the options (bin/docs-options"
+                + " writes them)",
+            List.of(optionClasses))
+        .isEqualTo(generated);
+  }
+
+  /** {@code page} with the table after {@code optionClass}'s marker generated anew. */
+  private static String withTable(String page, Class<?> optionClass) {
+    String marker = String.format(MARKER, optionClass.getName());
+    int at = page.indexOf(marker);
+    assertThat(at)
+        .as("docs/options.md has a line %s where the table of the class goes", marker)
+        .isNotNegative();
+    int tableStart = at + marker.length() + 1;
+    int tableEnd = tableStart;
+    while (tableEnd < page.length() && page.startsWith("|", tableEnd)) {
+      int lineEnd = page.indexOf('\n', tableEnd);
+      tableEnd = lineEnd < 0 ? page.length() : lineEnd + 1;
+    }
+    List<ConfigOption<?>> options = new ArrayList<>(OptionFields.of(optionClass));
+    assertThat(options).as("options of %s found by reflection", optionClass).isNotEmpty();
+    String table =
+        HEADER
+            + "\n"
+            + options.stream().map(OptionsDocs::row).collect(Collectors.joining("\n"))
+            + "\n";
+    return page.substring(0, tableStart) + table + page.substring(tableEnd);
   }
 
   /** The row docs/options.md must carry for {@code option}. */

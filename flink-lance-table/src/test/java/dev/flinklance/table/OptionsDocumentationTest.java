@@ -1,10 +1,10 @@
 package dev.flinklance.table;
 
+import dev.flinklance.index.vector.VectorIndexOptions;
 import dev.flinklance.source.LanceSourceOptions;
 import dev.flinklance.table.catalog.LanceCatalogOptions;
 import dev.flinklance.table.lookup.LanceLookupOptions;
 import dev.flinklance.table.vector.VectorSearchOptions;
-import dev.flinklance.table.vector.index.VectorIndexOptions;
 import dev.flinklance.testing.OptionsDocs;
 import org.junit.jupiter.api.Test;
 

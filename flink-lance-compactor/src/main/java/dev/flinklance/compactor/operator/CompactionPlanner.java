@@ -33,8 +33,8 @@ import org.slf4j.LoggerFactory;
  * planCompaction} and sends the tasks to the rewrite workers. Plans whose outcome it has not seen
  * in the table yet keep their fragments out of new plans. Before it plans, it rebuilds the vector
  * indexes of a stable-row-id table that hold deleted rows ({@link
- * dev.flinklance.compactor.index.IndexedDeletions}). All Lance calls run in the background; its
- * state (counters, plans in flight) is in every checkpoint.
+ * dev.flinklance.index.vector.IndexedDeletions}). All Lance calls run in the background; its state
+ * (counters, plans in flight) is in every checkpoint.
  */
 @Internal
 public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask>

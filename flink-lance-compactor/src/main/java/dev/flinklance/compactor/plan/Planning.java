@@ -1,11 +1,11 @@
 package dev.flinklance.compactor.plan;
 
 import dev.flinklance.compactor.CompactionConfig;
-import dev.flinklance.compactor.index.IndexedDeletions;
 import dev.flinklance.compactor.lineage.RowIdMetaJson;
 import dev.flinklance.compactor.lineage.RowLineageConfig;
 import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.index.MemWal;
+import dev.flinklance.index.vector.IndexedDeletions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

@@ -1,10 +1,10 @@
 package dev.flinklance.compactor.bench;
 
 import dev.flinklance.compactor.LanceCompactionJob;
-import dev.flinklance.compactor.testing.VectorTables;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.Neighbours;
 import dev.flinklance.testing.Neighbours.Hit;
+import dev.flinklance.testing.VectorTables;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;

@@ -10,6 +10,7 @@ import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LogCapture;
 import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ class CompactionNeverFailsIngestITCase {
   private static final int ROWS = 2_000;
 
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   @TempDir Path dir;
 

@@ -8,6 +8,7 @@ import dev.flinklance.compactor.testing.RewriteFailingSink;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
 import java.util.Map;
@@ -45,7 +46,7 @@ class InSinkCompactionITCase {
    */
   private static final int FRAGMENT_BOUND = 48;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   @TempDir Path dir;
 
@@ -69,7 +70,7 @@ class InSinkCompactionITCase {
             .build();
     Configuration compaction = sink.config().options();
     StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(CompactionTestCluster.restarting());
+        StreamExecutionEnvironment.getExecutionEnvironment(TestClusters.threeRestarts());
     env.setParallelism(PARALLELISM);
     env.enableCheckpointing(100);
     env.fromSource(

@@ -8,6 +8,7 @@ import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestClusters;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -27,7 +28,7 @@ import org.lance.ReadOptions;
  */
 class S3CompactionITCase {
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   /** Also under a path that Lance's object store percent-encodes (the side files must follow). */
   @ParameterizedTest

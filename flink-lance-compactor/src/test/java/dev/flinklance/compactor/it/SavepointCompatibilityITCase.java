@@ -6,6 +6,7 @@ import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.io.DataInputStream;
 import java.io.IOException;
@@ -14,6 +15,7 @@ import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -69,7 +71,7 @@ class SavepointCompatibilityITCase {
   private static final int ROWS = 3_000;
   private static final Path FIXTURES = Path.of("src/test/resources/savepoints");
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   @TempDir Path dir;
 
@@ -137,9 +139,7 @@ class SavepointCompatibilityITCase {
       StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
       JobClient running =
           job(env, table, kind, RateLimiterStrategy.perCheckpoint(100), false).executeAsync();
-      while (!LanceTestTables.hasVersion(table) || LanceTestTables.sinkCommits(table).size() < 4) {
-        Thread.sleep(50);
-      }
+      LanceTestTables.awaitSinkCommits(table, 4, Duration.ofMinutes(1));
       String savepoint =
           running
               .stopWithSavepoint(

@@ -9,6 +9,7 @@ import dev.flinklance.index.KeyIndex;
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestFragments;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
@@ -39,7 +40,7 @@ import org.lance.ipc.ScanOptions;
  * are left to the lookups' scans. Filters through the index find every row either way.
  */
 class ScalarIndexUpkeepITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   @TempDir Path dir;
 

@@ -12,10 +12,13 @@ import dev.flinklance.compactor.lineage.RowIdMetaJson;
 import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -43,7 +46,7 @@ import org.lance.Dataset;
  * sink.
  */
 class StandaloneCompactionITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   @TempDir Path dir;
 
@@ -246,11 +249,16 @@ class StandaloneCompactionITCase {
 
     int passes = 0;
     while (!done.isDone()) {
-      if (LanceTestTables.hasVersion(table) && LanceTestTables.fragmentCount(table) >= 4) {
+      Await.until(
+          "four fragments to compact, or the sink's end",
+          Duration.ofMinutes(1),
+          () ->
+              done.isDone()
+                  || LanceTestTables.hasVersion(table)
+                      && LanceTestTables.fragmentCount(table) >= 4);
+      if (!done.isDone()) {
         LanceCompactionJob.main(new String[] {"--path", table, "--once"});
         passes++;
-      } else {
-        Thread.sleep(100);
       }
     }
     done.get();

@@ -7,6 +7,7 @@ import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -48,7 +49,7 @@ class UpsertCompactionITCase {
    */
   private static final int FRAGMENT_BOUND = 300;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   @TempDir Path dir;
 
@@ -71,7 +72,7 @@ class UpsertCompactionITCase {
                     "compaction.timeout", "3 s"))
             .build();
     StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(CompactionTestCluster.restarting());
+        StreamExecutionEnvironment.getExecutionEnvironment(TestClusters.threeRestarts());
     env.setParallelism(PARALLELISM);
     env.enableCheckpointing(100);
     env.fromSource(

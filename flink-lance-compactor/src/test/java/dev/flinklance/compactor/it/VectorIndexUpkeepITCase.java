@@ -6,9 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
-import dev.flinklance.compactor.testing.VectorTables;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
+import dev.flinklance.testing.VectorTables;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Set;
@@ -37,7 +38,7 @@ import org.lance.index.vector.VectorIndexParams;
 class VectorIndexUpkeepITCase {
   private static final VectorTables TABLES = VectorTables.SMALL;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = CompactionTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
 
   @TempDir Path dir;
 

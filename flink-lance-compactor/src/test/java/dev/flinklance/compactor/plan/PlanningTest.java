@@ -3,8 +3,8 @@ package dev.flinklance.compactor.plan;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.compactor.CompactionConfig;
-import dev.flinklance.compactor.testing.VectorTables;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.VectorTables;
 import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -1,5 +1,6 @@
 package dev.flinklance.sink.writer;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
@@ -8,7 +9,7 @@ import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.writer.FragmentStream.FileLayout;
-import dev.flinklance.sink.writer.TableBootstrap.TableLayout;
+import dev.flinklance.sink.writer.TableBootstrap.TargetTable;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -18,7 +19,6 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
-import org.lance.Dataset;
 import org.lance.FragmentMetadata;
 import org.lance.fragment.DataFile;
 
@@ -62,10 +62,9 @@ final class FragmentWriter implements AutoCloseable {
       Optional<PrimaryKey> key = config.primaryKey();
       Schema streamSchema = config.layout().schemaFor(rowType);
       Schema creationSchema = key.map(k -> k.declareIn(streamSchema)).orElse(streamSchema);
-      TableLayout layout =
+      TargetTable layout =
           TableBootstrap.ensureTable(
               config.dataset(),
-              allocator,
               creationSchema,
               config.layout().stableRowIds(),
               config.layout().storageVersionFor(streamSchema),
@@ -83,7 +82,7 @@ final class FragmentWriter implements AutoCloseable {
     }
   }
 
-  private void checkKey(Optional<PrimaryKey> key, TableLayout layout) {
+  private void checkKey(Optional<PrimaryKey> key, TargetTable layout) {
     String uri = config.dataset().uri();
     try {
       if (key.isPresent()) {
@@ -209,8 +208,8 @@ final class FragmentWriter implements AutoCloseable {
    * under it; the table's own history says what happened.
    */
   private RuntimeException explain(LanceDatasetException failure) {
-    try (Dataset current = config.dataset().open(allocator)) {
-      opened.verify(current);
+    try (OpenTable current = OpenTable.latest(config.dataset())) {
+      opened.verify(current.dataset());
     } catch (LanceDatasetException replacedOrGone) {
       replacedOrGone.addSuppressed(failure);
       return replacedOrGone;

@@ -1,13 +1,14 @@
 package dev.flinklance.sink.writer;
 
+import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceRetries;
 import dev.flinklance.store.ConditionalPutProbe;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.util.concurrent.FixedRetryStrategy;
@@ -37,7 +38,7 @@ public final class TableBootstrap {
    * @param lanceSchema the schema with Lance's field metadata (the primary key it declares)
    * @param opened the version the writer saw at start, to tell the table from a replacement
    */
-  public record TableLayout(
+  public record TargetTable(
       Schema schema, LanceSchema lanceSchema, String dataStorageVersion, VersionMark opened) {}
 
   private TableBootstrap() {}
@@ -47,38 +48,38 @@ public final class TableBootstrap {
    *     the others first wait about 10 s ({@link #CREATOR_WAIT}) for it to appear, which keeps the
    *     subtasks of one job from racing each other (a race is undone, but leaves extra versions)
    */
-  public static TableLayout ensureTable(
+  public static TargetTable ensureTable(
       TableRef table,
-      BufferAllocator allocator,
       Schema streamSchema,
       boolean stableRowIds,
       String dataStorageVersion,
       boolean creator) {
     ConditionalPutProbe.verify(table);
-    Optional<Dataset> dataset =
-        creator ? table.openIfExists(allocator) : awaitTable(table, allocator);
-    if (dataset.isEmpty()) {
-      dataset = table.createIfAbsent(allocator, streamSchema, stableRowIds, dataStorageVersion);
-      if (dataset.isPresent()) {
+    Optional<OpenTable> open = creator ? OpenTable.latestIfExists(table) : awaitTable(table);
+    if (open.isEmpty()) {
+      open =
+          OpenTable.createIfAbsent(table, streamSchema, stableRowIds, dataStorageVersion, Map.of());
+      if (open.isPresent()) {
         LOG.info("Created Lance table {} with schema {}", table, streamSchema);
       } else {
         // Another subtask or job created it between our open and create.
-        dataset = Optional.of(table.open(allocator));
+        open = Optional.of(OpenTable.latest(table));
       }
     }
-    try (Dataset opened = dataset.get()) {
-      return new TableLayout(
-          opened.getSchema(),
-          opened.getLanceSchema(),
-          opened.getLanceFileFormatVersion(),
-          VersionMark.of(opened));
+    try (OpenTable opened = open.get()) {
+      Dataset dataset = opened.dataset();
+      return new TargetTable(
+          dataset.getSchema(),
+          dataset.getLanceSchema(),
+          dataset.getLanceFileFormatVersion(),
+          VersionMark.of(dataset));
     }
   }
 
-  private static Optional<Dataset> awaitTable(TableRef table, BufferAllocator allocator) {
+  private static Optional<OpenTable> awaitTable(TableRef table) {
     try {
       return LanceRetries.poll(
-          CREATOR_WAIT, () -> table.openIfExists(allocator), Optional::isPresent);
+          CREATOR_WAIT, () -> OpenTable.latestIfExists(table), Optional::isPresent);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new LanceDatasetException(table.uri(), "interrupted while waiting for the table", e);

@@ -8,6 +8,7 @@ import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestFragments;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -44,7 +45,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @Timeout(120) // a permanent error that Flink restarted would loop until this fails the test
 class BadInputITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
   private String table;

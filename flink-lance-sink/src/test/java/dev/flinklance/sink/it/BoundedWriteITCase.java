@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
 import java.util.List;
@@ -24,7 +25,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class BoundedWriteITCase {
   private static final int ROWS = 5_000;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

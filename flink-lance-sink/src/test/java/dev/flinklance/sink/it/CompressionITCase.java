@@ -8,6 +8,7 @@ import dev.flinklance.arrow.Compression;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -32,7 +33,7 @@ import org.junit.jupiter.api.io.TempDir;
  * the rows read back, and tables that already exist keeping their own compression.
  */
 class CompressionITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   private static final int ROWS = 20_000;
   private static final int DIMENSION = 8;

@@ -8,6 +8,7 @@ import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
 import java.util.Map;
@@ -34,7 +35,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class ExactlyOnceITCase extends FailoverCases {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 
@@ -105,7 +106,7 @@ class ExactlyOnceITCase extends FailoverCases {
   @EnumSource(When.class)
   void batchCommitterFailoverCommitsOnce(When when) throws Exception {
     String table = newTable();
-    Configuration config = restartConfig();
+    Configuration config = TestClusters.threeRestarts();
     config.set(ExecutionOptions.RUNTIME_MODE, RuntimeExecutionMode.BATCH);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(config);
     env.setParallelism(PARALLELISM);

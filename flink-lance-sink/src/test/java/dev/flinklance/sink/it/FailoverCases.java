@@ -9,8 +9,8 @@ import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -19,8 +19,6 @@ import java.util.stream.LongStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.RestartStrategyOptions;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.RowData;
@@ -98,18 +96,10 @@ abstract class FailoverCases {
 
   static StreamExecutionEnvironment restartingEnv() {
     StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(restartConfig());
+        StreamExecutionEnvironment.getExecutionEnvironment(TestClusters.threeRestarts());
     env.setParallelism(PARALLELISM);
     env.enableCheckpointing(100);
     return env;
-  }
-
-  static Configuration restartConfig() {
-    Configuration config = new Configuration();
-    config.set(RestartStrategyOptions.RESTART_STRATEGY, "fixed-delay");
-    config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_ATTEMPTS, 3);
-    config.set(RestartStrategyOptions.RESTART_STRATEGY_FIXED_DELAY_DELAY, Duration.ofMillis(100));
-    return config;
   }
 
   /** Rate-limited so the job spans several checkpoints. */

@@ -3,6 +3,7 @@ package dev.flinklance.sink.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.testing.TestClusters;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ import org.slf4j.LoggerFactory;
 class FlinkRetryLaterITCase {
   private static final Logger LOG = LoggerFactory.getLogger(FlinkRetryLaterITCase.class);
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   /**
    * One call of the committer: when, the Flink frames it came through, and whether the interrupt

@@ -2,9 +2,10 @@ package dev.flinklance.sink.it;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.testing.JobAwait;
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestClusters;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -21,7 +22,7 @@ class S3ExactlyOnceITCase extends FailoverCases {
 
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   /**
    * A burst of 503 answers on the commit path, more than Lance's own request retries absorb: the
@@ -34,7 +35,7 @@ class S3ExactlyOnceITCase extends FailoverCases {
     StreamExecutionEnvironment env = restartingEnv();
     source(env).sinkTo(sink(table).build());
     JobClient job = env.executeAsync();
-    JobAwait.until("a sink commit", Duration.ofMinutes(2), job, () -> hasSinkCommits(table));
+    Await.until("a sink commit", Duration.ofMinutes(2), job, () -> hasSinkCommits(table));
     S3.failNext(
         40, request -> request.method().equals("PUT") && request.key().contains("/_versions/"));
     job.getJobExecutionResult().get(5, TimeUnit.MINUTES);

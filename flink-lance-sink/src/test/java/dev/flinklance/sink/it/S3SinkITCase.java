@@ -9,6 +9,7 @@ import dev.flinklance.store.ConditionalPutProbe;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.time.Duration;
 import java.util.Map;
@@ -33,7 +34,7 @@ class S3SinkITCase {
 
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   /**
    * Both jobs find no table and create it; their creations are held until they meet at version 1,
@@ -69,7 +70,7 @@ class S3SinkITCase {
   /** Ids {@code offset .. offset + ROWS - 1}, over several checkpoints. */
   private static StreamExecutionEnvironment job(String table, long offset) {
     StreamExecutionEnvironment env =
-        StreamExecutionEnvironment.getExecutionEnvironment(FailoverCases.restartConfig());
+        StreamExecutionEnvironment.getExecutionEnvironment(TestClusters.threeRestarts());
     env.setParallelism(2);
     env.enableCheckpointing(100);
     FailoverCases.source(env)

@@ -5,8 +5,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
@@ -30,7 +32,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 class SavepointRestoreITCase {
   private static final int ROWS = 6_000;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 
@@ -42,7 +44,7 @@ class SavepointRestoreITCase {
     StreamExecutionEnvironment first = StreamExecutionEnvironment.getExecutionEnvironment();
     JobClient running =
         buildJob(first, table, before, RateLimiterStrategy.perCheckpoint(100)).executeAsync();
-    awaitSinkCommits(table, 3);
+    LanceTestTables.awaitSinkCommits(table, 3, Duration.ofMinutes(1));
     String savepoint =
         running
             .stopWithSavepoint(
@@ -78,7 +80,7 @@ class SavepointRestoreITCase {
     StreamExecutionEnvironment first = StreamExecutionEnvironment.getExecutionEnvironment();
     JobClient running =
         buildJob(first, table, 2, RateLimiterStrategy.perCheckpoint(100)).executeAsync();
-    awaitSinkCommits(table, 3);
+    LanceTestTables.awaitSinkCommits(table, 3, Duration.ofMinutes(1));
     String savepoint =
         running
             .stopWithSavepoint(
@@ -119,16 +121,5 @@ class SavepointRestoreITCase {
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build())
         .uid("lance-sink");
     return env;
-  }
-
-  static void awaitSinkCommits(String table, int commits) throws InterruptedException {
-    long deadline = System.currentTimeMillis() + 60_000;
-    while (!LanceTestTables.hasVersion(table)
-        || LanceTestTables.sinkCommits(table).size() < commits) {
-      if (System.currentTimeMillis() > deadline) {
-        throw new AssertionError("the job did not make " + commits + " commits in time");
-      }
-      Thread.sleep(50);
-    }
   }
 }

@@ -8,6 +8,7 @@ import dev.flinklance.store.ConditionalPutProbe;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LogCapture;
 import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -32,7 +33,7 @@ class SecretsITCase {
 
   @RegisterExtension static final S3TestServer S3 = new S3TestServer(ACCESS_KEY, SECRET);
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @Test
   void aJobThatWritesLogsNoSecret() throws Exception {

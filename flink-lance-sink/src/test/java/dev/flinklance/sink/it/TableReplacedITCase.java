@@ -4,11 +4,14 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestFragments;
 import dev.flinklance.testing.TestRows;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
@@ -23,7 +26,7 @@ import org.junit.jupiter.api.io.TempDir;
 /** A table deleted and recreated under a running job fails the job and stays readable. */
 class TableReplacedITCase {
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 
@@ -39,13 +42,15 @@ class TableReplacedITCase {
             "ids")
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
     JobClient job = env.executeAsync();
-    SavepointRestoreITCase.awaitSinkCommits(table, 2);
+    LanceTestTables.awaitSinkCommits(table, 2, Duration.ofMinutes(1));
     // Right after a commit: the next one is a checkpoint interval away, none is in flight. (A
     // table replaced while a commit is in flight cannot be told from the commit's own view.)
     long version = LanceTestTables.latestVersion(table);
-    while (LanceTestTables.latestVersion(table) == version) {
-      Thread.sleep(5);
-    }
+    Await.until(
+        "the commit after version " + version,
+        Duration.ofMinutes(1),
+        job,
+        () -> LanceTestTables.latestVersion(table) > version);
 
     // The old table moves away at once (one rename), a new one takes its place.
     Files.move(Path.of(table), dir.resolve("old"));

@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestFragments;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -45,7 +46,7 @@ import org.junit.jupiter.api.io.TempDir;
  * including nulls at every nesting level.
  */
 class TypeRoundTripITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   static final RowType TYPE =
       (RowType)

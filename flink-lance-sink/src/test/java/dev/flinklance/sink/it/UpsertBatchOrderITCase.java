@@ -6,6 +6,7 @@ import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -37,7 +38,7 @@ class UpsertBatchOrderITCase {
   private static final int CHANGES = 30_000;
   private static final int KEYS = 500;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

@@ -9,6 +9,7 @@ import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -35,7 +36,7 @@ class UpsertExactlyOnceITCase {
   private static final int CHANGES = 4_000;
   private static final int PER_CHECKPOINT = 250;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

@@ -4,11 +4,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.sink.CommitFailingSink;
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.Failures;
-import dev.flinklance.testing.JobAwait;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -38,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 class UpsertSavepointITCase {
   private static final int CHANGES = 6_000;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SinkTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 
@@ -53,18 +54,18 @@ class UpsertSavepointITCase {
     JobClient first =
         job(StreamExecutionEnvironment.getExecutionEnvironment(), changelog, sink, 100)
             .executeAsync();
-    SavepointRestoreITCase.awaitSinkCommits(table, 3);
+    LanceTestTables.awaitSinkCommits(table, 3, Duration.ofMinutes(1));
     String savepoint =
         first
             .triggerSavepoint(
                 dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
             .get();
     int atSavepoint = LanceTestTables.sinkCommits(table).size();
-    SavepointRestoreITCase.awaitSinkCommits(table, atSavepoint + 4);
-    JobAwait.cancel(first, Duration.ofMinutes(2));
+    LanceTestTables.awaitSinkCommits(table, atSavepoint + 4, Duration.ofMinutes(1));
+    Await.cancel(first, Duration.ofMinutes(2));
     List<Commit> beforeRestore = LanceTestTables.sinkCommits(table);
 
-    Configuration restore = FailoverCases.restartConfig();
+    Configuration restore = TestClusters.threeRestarts();
     restore.set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint);
     job(
             StreamExecutionEnvironment.getExecutionEnvironment(restore),

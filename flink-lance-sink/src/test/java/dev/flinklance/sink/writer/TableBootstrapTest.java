@@ -81,21 +81,19 @@ class TableBootstrapTest {
     CountDownLatch start = new CountDownLatch(1);
     ExecutorService pool = Executors.newFixedThreadPool(callers);
     try {
-      List<Future<TableBootstrap.TableLayout>> layouts = new ArrayList<>();
+      List<Future<TableBootstrap.TargetTable>> layouts = new ArrayList<>();
       for (int i = 0; i < callers; i++) {
         boolean creates = creator.test(i);
         layouts.add(
             pool.submit(
                 () -> {
                   start.await();
-                  try (BufferAllocator allocator = new RootAllocator()) {
-                    return TableBootstrap.ensureTable(
-                        table, allocator, TestFragments.SCHEMA, false, null, creates);
-                  }
+                  return TableBootstrap.ensureTable(
+                      table, TestFragments.SCHEMA, false, null, creates);
                 }));
       }
       start.countDown();
-      for (Future<TableBootstrap.TableLayout> layout : layouts) {
+      for (Future<TableBootstrap.TargetTable> layout : layouts) {
         assertThat(layout.get().schema()).isEqualTo(TestFragments.SCHEMA);
       }
     } finally {
@@ -174,14 +172,12 @@ class TableBootstrapTest {
     String uri = dir.resolve("t").toString();
     TestFragments.createTable(uri);
     LanceTestTables.appendFragments(uri, TestFragments.write(uri, 7, 8));
-    try (BufferAllocator allocator = new RootAllocator()) {
-      TableBootstrap.TableLayout layout =
-          TableBootstrap.ensureTable(
-              new TableRef(uri, Map.of()), allocator, TestFragments.SCHEMA, true, "2.2", true);
-      assertThat(layout.dataStorageVersion())
-          .as("an existing table keeps its format")
-          .isEqualTo("2.1");
-    }
+    TableBootstrap.TargetTable layout =
+        TableBootstrap.ensureTable(
+            new TableRef(uri, Map.of()), TestFragments.SCHEMA, true, "2.2", true);
+    assertThat(layout.dataStorageVersion())
+        .as("an existing table keeps its format")
+        .isEqualTo("2.1");
     assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(2);
     assertThat(LanceTestTables.readLongs(uri, "id")).containsExactlyInAnyOrder(7L, 8L);
   }

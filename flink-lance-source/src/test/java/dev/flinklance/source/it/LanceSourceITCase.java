@@ -6,9 +6,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.source.LanceSource;
-import dev.flinklance.source.testing.SourceTestCluster;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ import org.junit.jupiter.params.provider.ValueSource;
 class LanceSourceITCase {
   private static final int ROWS = 10_000;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SourceTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

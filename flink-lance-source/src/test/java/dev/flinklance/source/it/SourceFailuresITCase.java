@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.source.LanceSource;
-import dev.flinklance.source.testing.SourceTestCluster;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
@@ -41,7 +41,7 @@ import org.lance.cleanup.CleanupPolicy;
 // a separate thread: the collecting client does not answer an interrupt
 @Timeout(value = 60, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class SourceFailuresITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SourceTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

@@ -7,9 +7,10 @@ import dev.flinklance.sink.LanceSink;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.testing.CommittedRows;
 import dev.flinklance.source.testing.KeyedChangelog;
-import dev.flinklance.source.testing.SourceTestCluster;
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
@@ -19,8 +20,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
-import java.util.function.Supplier;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -54,8 +53,9 @@ import org.junit.jupiter.params.provider.ValueSource;
 @Timeout(value = 300, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class StreamingFailoverITCase {
   private static final int ROWS = 6_000;
+  private static final Duration WAIT = Duration.ofSeconds(120);
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = SourceTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 
@@ -111,12 +111,16 @@ class StreamingFailoverITCase {
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(copy).build());
     JobClient reader = env.executeAsync("reader");
 
-    await(() -> Failures.fired(token) && rowsIn(copy) >= ROWS / 3, "the reader's failure");
+    Await.until(
+        "the reader's failure",
+        WAIT,
+        reader,
+        () -> Failures.fired(token) && rowsIn(copy) >= ROWS / 3);
     loseTheTaskManager(cluster);
     writer.getJobExecutionResult().get();
-    await(() -> rowsIn(copy) >= ROWS, "every row copied");
+    Await.until("every row copied", WAIT, reader, () -> rowsIn(copy) >= ROWS);
     awaitCheckpoints(cluster, reader, 3); // a duplicate would be committed with one of them
-    reader.cancel().get();
+    Await.cancel(reader, WAIT);
 
     assertThat(LanceTestTables.readLongs(copy, "id"))
         .containsExactlyInAnyOrderElementsOf(LongStream.range(0, ROWS).boxed().toList());
@@ -137,16 +141,16 @@ class StreamingFailoverITCase {
     JobClient writer = writeWithOurSink(source);
 
     JobClient first = startCopy(source, copy, before, null);
-    await(() -> rowsIn(copy) >= ROWS / 4, "a quarter of the rows copied");
+    Await.until("a quarter of the rows copied", WAIT, first, () -> rowsIn(copy) >= ROWS / 4);
     String savepoint =
         first
             .stopWithSavepoint(false, dir.resolve("savepoints").toUri().toString(), CANONICAL)
             .get();
     JobClient second = startCopy(source, copy, after, savepoint);
     writer.getJobExecutionResult().get();
-    await(() -> rowsIn(copy) >= ROWS, "every row copied");
+    Await.until("every row copied", WAIT, second, () -> rowsIn(copy) >= ROWS);
     awaitCheckpoints(cluster, second, 3);
-    second.cancel().get();
+    Await.cancel(second, WAIT);
 
     assertThat(LanceTestTables.readLongs(copy, "id"))
         .containsExactlyInAnyOrderElementsOf(LongStream.range(0, ROWS).boxed().toList());
@@ -282,12 +286,10 @@ class StreamingFailoverITCase {
       Thread.sleep(150);
     }
     writer.getJobExecutionResult().get();
-    List<String> expected =
-        LanceTestTables.readColumns(table, List.of("id", "name")).stream()
-            .sorted((a, b) -> Long.compare((Long) a.get(0), (Long) b.get(0)))
-            .map(row -> KeyedChangelog.image((Long) row.get(0), row.get(1).toString()))
-            .toList();
-    await(
+    List<String> expected = KeyedChangelog.tableRows(table);
+    Await.until(
+        "the changelog to reach the table",
+        WAIT,
         () -> new KeyedChangelog().apply(CommittedRows.published(token)).rows().equals(expected),
         () -> {
           KeyedChangelog got = new KeyedChangelog().apply(CommittedRows.published(token));
@@ -302,7 +304,7 @@ class StreamingFailoverITCase {
               extra.subList(0, Math.min(10, extra.size())),
               got.violations().subList(0, Math.min(10, got.violations().size())));
         });
-    reader.cancel().get();
+    Await.cancel(reader, WAIT);
 
     assertThat(lost).as("the TaskManager was lost").isTrue();
     assertThat(Failures.fired(token + "-large")).as("the failure within the large delete").isTrue();
@@ -359,7 +361,8 @@ class StreamingFailoverITCase {
   private static void awaitCheckpoints(MiniCluster cluster, JobClient job, int count)
       throws Exception {
     long target = completedCheckpoints(cluster, job) + count;
-    await(() -> completedCheckpoints(cluster, job) >= target, count + " more checkpoints");
+    Await.until(
+        count + " more checkpoints", WAIT, job, () -> completedCheckpoints(cluster, job) >= target);
   }
 
   private static long completedCheckpoints(MiniCluster cluster, JobClient job) {
@@ -369,19 +372,5 @@ class StreamingFailoverITCase {
         .getCheckpointStatsSnapshot()
         .getCounts()
         .getNumberOfCompletedCheckpoints();
-  }
-
-  private static void await(BooleanSupplier condition, String what) throws Exception {
-    await(condition, () -> what);
-  }
-
-  private static void await(BooleanSupplier condition, Supplier<String> what) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    while (!condition.getAsBoolean()) {
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("timed out waiting for " + what.get());
-      }
-      Thread.sleep(100);
-    }
   }
 }

@@ -1,5 +1,6 @@
 package dev.flinklance.source.testing;
 
+import dev.flinklance.testing.LanceTestTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -53,6 +54,14 @@ public final class KeyedChangelog {
 
   public List<String> violations() {
     return List.copyOf(violations);
+  }
+
+  /** The rows of the table at {@code uri} as its changelog gives them, in id order. */
+  public static List<String> tableRows(String uri) {
+    return LanceTestTables.readColumns(uri, List.of("id", "name")).stream()
+        .sorted((a, b) -> Long.compare((Long) a.get(0), (Long) b.get(0)))
+        .map(row -> image((Long) row.get(0), row.get(1).toString()))
+        .toList();
   }
 
   /** {@code "[id, rest]"} of a row of the table, as the changes show it. */

@@ -2,7 +2,6 @@ package dev.flinklance.table.catalog;
 
 import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
-import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
 import dev.flinklance.arrow.write.ArrowBatchWriter;
@@ -14,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.flink.table.api.DataTypes;
 import org.apache.flink.table.catalog.CatalogDatabase;
@@ -119,22 +117,15 @@ final class DatabaseRegistry {
 
   private OpenTable openOrCreate() {
     return OpenTable.latestIfExists(table)
-        .orElseGet(
-            () -> {
-              BufferAllocator allocator = Allocators.forTables();
-              try {
-                table
-                    .createIfAbsent(
-                        allocator,
-                        ArrowSchemaConverter.toArrowSchema(ROW_TYPE, Map.of()),
-                        false,
-                        "2.2") // MAP needs Lance file format 2.2
-                    .ifPresent(Dataset::close);
-              } finally {
-                Allocators.closeAtEnd(allocator, table);
-              }
-              return OpenTable.latest(table); // created here or by another session meanwhile
-            });
+        .or(
+            () ->
+                OpenTable.createIfAbsent(
+                    table,
+                    ArrowSchemaConverter.toArrowSchema(ROW_TYPE, Map.of()),
+                    false,
+                    "2.2", // MAP needs Lance file format 2.2
+                    Map.of()))
+        .orElseGet(() -> OpenTable.latest(table)); // created by another session meanwhile
   }
 
   /** The databases whose rows match {@code filter} (all when null), first row per name. */

@@ -4,7 +4,6 @@ import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableLayout;
 import dev.flinklance.access.TableRef;
-import dev.flinklance.arrow.Allocators;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.VersionsBy;
 import dev.flinklance.errors.LanceDatasetException;
@@ -22,7 +21,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
-import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
@@ -355,26 +353,23 @@ public class LanceCatalog extends AbstractCatalog {
       throw new TableAlreadyExistException(getName(), path); // created concurrently
     }
     Map<String, String> tableConfig = TableOptions.toConfig(options, resolved.getComment());
-    Optional<Dataset> created;
-    BufferAllocator scoped = Allocators.forTables();
+    Optional<OpenTable> created;
     try {
       created =
           catalog(
               () ->
-                  lance.createIfAbsent(
-                      scoped,
+                  OpenTable.createIfAbsent(
+                      lance,
                       schema,
                       layout.stableRowIds(),
                       layout.storageVersionFor(schema),
                       tableConfig));
-      created.ifPresent(Dataset::close);
+      created.ifPresent(OpenTable::close);
     } catch (RuntimeException e) {
       if (declared.isPresent()) {
         store.abandon(path);
       }
       throw e;
-    } finally {
-      Allocators.closeAtEnd(scoped, lance);
     }
     if (created.isEmpty() && !ignoreIfExists) {
       throw new TableAlreadyExistException(getName(), path); // created concurrently

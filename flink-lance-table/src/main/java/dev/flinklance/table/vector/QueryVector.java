@@ -1,6 +1,7 @@
 package dev.flinklance.table.vector;
 
 import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.index.VectorColumn;
 import java.io.Serializable;
 import org.apache.flink.table.data.ArrayData;
 import org.apache.flink.table.data.DecimalData;

@@ -3,6 +3,7 @@ package dev.flinklance.table.vector;
 import dev.flinklance.access.OpenTable;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.errors.LanceCalls;
+import dev.flinklance.index.VectorColumn;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.secrets.Secrets;

@@ -1,6 +1,7 @@
 package dev.flinklance.table.vector;
 
 import dev.flinklance.access.TableRef;
+import dev.flinklance.index.VectorColumn;
 import dev.flinklance.index.VectorMetric;
 import java.io.Serializable;
 import java.util.ArrayList;

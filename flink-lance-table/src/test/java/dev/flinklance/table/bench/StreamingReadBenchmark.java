@@ -3,6 +3,7 @@ package dev.flinklance.table.bench;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.LanceSourceBuilder;
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.BenchRows;
 import dev.flinklance.testing.LanceTestTables;
 import java.nio.file.Files;
@@ -44,6 +45,9 @@ public final class StreamingReadBenchmark {
   private static final Map<String, AtomicLong> COUNTS = new ConcurrentHashMap<>();
   private static final Map<String, Long> DONE_AT = new ConcurrentHashMap<>();
   private static final Map<String, Map<Long, Long>> FIRST_ARRIVAL = new ConcurrentHashMap<>();
+
+  /** The longest a count may take: the rows' time is taken by the job, not by the wait. */
+  private static final Duration COUNT_TIMEOUT = Duration.ofHours(1);
 
   private StreamingReadBenchmark() {}
 
@@ -106,10 +110,7 @@ public final class StreamingReadBenchmark {
         .sinkTo(new DiscardingSink<>());
     long start = System.nanoTime();
     JobClient job = env.executeAsync();
-    while (!DONE_AT.containsKey(token)) {
-      failIfEnded(job, token);
-      Thread.sleep(5);
-    }
+    Await.until(rows + " rows counted", COUNT_TIMEOUT, job, () -> DONE_AT.containsKey(token));
     long done = DONE_AT.get(token);
     if (!job.getJobStatus().get().isGloballyTerminalState()) {
       job.cancel().get(); // a streaming read never ends

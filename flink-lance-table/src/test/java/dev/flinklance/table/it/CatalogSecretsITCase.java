@@ -3,9 +3,9 @@ package dev.flinklance.table.it;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.testing.HeaderEchoingNamespace;
 import dev.flinklance.testing.LogCapture;
+import dev.flinklance.testing.TestClusters;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;
@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  * namespace answered.
  */
 class CatalogSecretsITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   /** The server's answer with Secrets' mask in place of the header's value or the token. */
   private static final String ANSWER = "unauthorized: (Bearer )?\\*{6}";

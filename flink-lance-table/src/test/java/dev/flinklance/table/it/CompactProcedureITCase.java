@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.store.StoragePaths;
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,7 +38,7 @@ import org.lance.Dataset;
  * every kind of Lance catalog.
  */
 class CompactProcedureITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LogCapture;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.stream.Collectors;
@@ -29,7 +29,7 @@ import org.lance.Dataset;
  * serve, naming it; the table is unchanged then.
  */
 class CreateScalarIndexProcedureITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

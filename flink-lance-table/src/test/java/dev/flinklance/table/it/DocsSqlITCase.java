@@ -7,9 +7,9 @@ import dev.flinklance.table.testing.DocLocations;
 import dev.flinklance.table.testing.DocSession;
 import dev.flinklance.table.testing.DocSql;
 import dev.flinklance.table.testing.DocSql.DocStatement;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.testing.Repository;
 import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestClusters;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -55,7 +55,7 @@ import org.junit.jupiter.api.io.TempDir;
  * </ul>
  */
 class DocsSqlITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
   @TempDir static Path dir;

@@ -4,7 +4,7 @@ import static dev.flinklance.table.testing.Sql.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestTables;
 import java.math.BigDecimal;
 import java.nio.file.Path;
@@ -69,7 +69,7 @@ class FilterPushdownITCase {
     "Ａ"
   };
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir static Path dir;
 

@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.store.StoragePaths;
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -45,7 +45,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * tables differently.
  */
 class HostileNamesITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
   /** Each one, pasted into a URI, used to point at another place (or at the warehouse itself). */

@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.testing.KafkaTestBroker;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -25,7 +25,7 @@ import org.junit.jupiter.api.io.TempDir;
  * values, and nothing after the record is committed.
  */
 class KafkaJsonSinkITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
   @RegisterExtension static final KafkaTestBroker KAFKA = new KafkaTestBroker();
 
   private static final List<String> RECORDS =

@@ -7,8 +7,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.flinklance.table.testing.LanceDbNode;
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import java.math.BigDecimal;
 import java.nio.file.Path;
 import java.time.LocalDateTime;
@@ -35,7 +35,7 @@ import org.junit.jupiter.params.provider.CsvSource;
  * Flink.
  */
 class LanceDbInteropITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   private static final int ROWS = 3_000;
   private static final long START_MILLIS = 1_767_225_600_000L; // 2026-01-01T00:00:00Z

@@ -6,11 +6,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LogCapture;
 import dev.flinklance.testing.SilentEndpoint;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestTables;
 import java.net.ServerSocket;
 import java.nio.file.Path;
@@ -43,7 +43,7 @@ import org.lance.namespace.model.RegisterTableRequest;
  * to databases, bad input, secrets, and moving a first-version warehouse to a namespace.
  */
 class NamespaceCatalogITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   private static final RowType ROW =
       (RowType)

@@ -6,10 +6,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.TestCatalog;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestClusters;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -26,7 +26,7 @@ import org.lance.ReadOptions;
 
 /** The SQL connector and every kind of catalog on s3:// (S3Proxy on 127.0.0.1). */
 class ObjectStoreITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
   private static String storageOptions() {

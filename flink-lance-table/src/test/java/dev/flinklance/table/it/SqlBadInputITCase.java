@@ -6,8 +6,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
@@ -34,7 +34,7 @@ import org.lance.WriteParams;
  * and writes nothing: the table's version is unchanged.
  */
 class SqlBadInputITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

@@ -6,10 +6,10 @@ import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -27,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
 class SqlConnectorITCase {
   private static final int ROWS = 2_000;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

@@ -4,8 +4,8 @@ import static dev.flinklance.table.testing.Sql.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -25,7 +25,7 @@ class UpsertBatchSqlITCase {
   private static final int ROWS = 20_000;
   private static final int KEYS = 300;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

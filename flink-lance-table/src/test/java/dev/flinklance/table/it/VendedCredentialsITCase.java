@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.access.TableRef;
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.VendingNamespace;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.S3TestServer;
+import dev.flinklance.testing.TestClusters;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -33,7 +33,7 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * catalog itself holds no key of the store.
  */
 class VendedCredentialsITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
   private static final long VALIDITY_MS = 2000;

@@ -6,8 +6,8 @@ import dev.flinklance.access.TableRef;
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.table.testing.LookupJoin;
 import dev.flinklance.table.testing.LookupJoin.Probe;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.Users;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -41,7 +41,7 @@ class LookupJoinITCase {
   private static final Duration REFRESH = Duration.ofMillis(200);
   private static final Duration EXPIRY = Duration.ofSeconds(1);
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 

@@ -7,11 +7,11 @@ import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.table.testing.LookupJoin;
 import dev.flinklance.table.testing.LookupJoin.Probe;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.Users;
 import dev.flinklance.testing.LogCapture;
 import dev.flinklance.testing.S3TestServer;
 import dev.flinklance.testing.S3TestServer.S3Request;
+import dev.flinklance.testing.TestClusters;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,7 +37,7 @@ class S3LookupJoinITCase {
   private static final Predicate<S3Request> DATA_READ =
       request -> request.method().equals("GET") && request.key().contains("/data/");
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
   private static TableRef table(String name) throws Exception {

@@ -4,10 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.ChangeStream;
 import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
@@ -15,8 +16,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.function.BooleanSupplier;
 import java.util.stream.LongStream;
+import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.table.api.ExplainDetail;
 import org.apache.flink.table.api.TableEnvironment;
 import org.apache.flink.table.api.TableResult;
@@ -34,7 +35,9 @@ import org.junit.jupiter.api.io.TempDir;
 /** Streaming reads from Flink SQL: hints, table and catalog options, changelogs, pipelines. */
 @Timeout(value = 180, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class StreamingSqlITCase {
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
+
+  private static final Duration WAIT = Duration.ofSeconds(120);
 
   @TempDir Path dir;
 
@@ -153,10 +156,11 @@ class StreamingSqlITCase {
         env.executeSql(
             String.format(
                 "INSERT INTO copy SELECT fail_once('%s', id, 150), name FROM events", token));
-    await(() -> rowsIn(copy) >= 100, "the table's rows in the copy");
+    JobClient job = insert.getJobClient().orElseThrow();
+    Await.until("the table's rows in the copy", WAIT, job, () -> rowsIn(copy) >= 100);
     append(100, 200);
-    await(() -> rowsIn(copy) >= 200, "the appended rows in the copy");
-    insert.getJobClient().orElseThrow().cancel().get();
+    Await.until("the appended rows in the copy", WAIT, job, () -> rowsIn(copy) >= 200);
+    Await.cancel(job, WAIT);
 
     assertThat(Failures.fired(token)).isTrue();
     assertThat(LanceTestTables.readLongs(copy, "id"))
@@ -248,13 +252,5 @@ class StreamingSqlITCase {
 
   private static long rowsIn(String table) {
     return LanceTestTables.hasVersion(table) ? LanceTestTables.countRows(table) : 0;
-  }
-
-  private static void await(BooleanSupplier condition, String what) throws Exception {
-    long deadline = System.nanoTime() + Duration.ofSeconds(120).toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.sleep(100);
-    }
   }
 }

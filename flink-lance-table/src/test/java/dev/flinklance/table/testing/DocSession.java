@@ -1,5 +1,6 @@
 package dev.flinklance.table.testing;
 
+import dev.flinklance.testing.Await;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -143,15 +144,12 @@ public final class DocSession {
                 throw new CompletionException(e);
               }
             });
-    long deadline = System.nanoTime() + JOB_TIMEOUT.toNanos();
-    while (job.getJobStatus().get() != JobStatus.RUNNING) {
-      failIfEnded(job);
-      if (System.nanoTime() > deadline) {
-        throw new AssertionError("the streaming read did not start within " + JOB_TIMEOUT);
-      }
-      Thread.sleep(20);
-    }
-    Thread.sleep(STREAMING_RUN.toMillis());
+    Await.until(
+        "the streaming read to start",
+        JOB_TIMEOUT,
+        job,
+        () -> job.getJobStatus().get() == JobStatus.RUNNING);
+    Thread.sleep(STREAMING_RUN.toMillis()); // lets the read run a while before it is stopped
     failIfEnded(job);
     job.stopWithSavepoint(false, savepoints.toUri().toString(), SavepointFormatType.CANONICAL)
         .get(JOB_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);

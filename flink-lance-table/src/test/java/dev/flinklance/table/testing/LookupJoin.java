@@ -1,9 +1,8 @@
 package dev.flinklance.table.testing;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import dev.flinklance.access.TableRef;
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.testing.Await;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -113,27 +112,27 @@ public final class LookupJoin implements AutoCloseable {
    */
   public void awaitGeneration(int generation, long changedAtNanos) throws InterruptedException {
     String expected = "user-" + SENTINEL + "-" + generation;
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
     for (int subtask = 0; subtask < subtasks; subtask++) {
-      while (true) {
-        // the sentinel's row matches by id, (tenant, id) and region
-        probes.send(Row.of(subtask, seq++, SENTINEL, "t-1", (int) (SENTINEL % 10)));
-        Row row = rows.next();
-        if (expected.equals(String.valueOf(row.getField(6)))) {
-          break;
-        }
-        assertThat(System.nanoTime())
-            .as("every task reads generation %d within %s", generation, PATIENCE)
-            .isLessThan(deadline);
-        Thread.sleep(20);
-      }
+      int probed = subtask;
+      String[] last = new String[1];
+      Await.until(
+          "lookup task " + probed + " to read generation " + generation,
+          PATIENCE,
+          () -> {
+            // the sentinel's row matches by id, (tenant, id) and region
+            probes.send(Row.of(probed, seq++, SENTINEL, "t-1", (int) (SENTINEL % 10)));
+            last[0] = String.valueOf(rows.next().getField(6));
+            return expected.equals(last[0]);
+          },
+          () -> "it read " + last[0]);
     }
     long due =
         Math.max(changedAtNanos + refreshInterval.toNanos(), lastRowAt + cacheExpiry.toNanos())
             + Duration.ofMillis(50).toNanos();
-    while (System.nanoTime() < due) {
-      Thread.sleep(10);
-    }
+    Await.until(
+        "a refresh interval since the change and the last phase's cache entries expired",
+        PATIENCE,
+        () -> System.nanoTime() >= due);
   }
 
   /**
@@ -164,17 +163,21 @@ public final class LookupJoin implements AutoCloseable {
 
   /** Sends {@code probe} again and again until the job fails, and returns its failure. */
   public Throwable probeUntilTheJobFails(Probe probe) throws InterruptedException {
-    long deadline = System.nanoTime() + PATIENCE.toNanos();
-    while (System.nanoTime() < deadline) {
-      probes.send(Row.of(0, seq++, probe.id(), probe.tenant(), probe.region()));
-      try {
-        rows.next();
-      } catch (RuntimeException e) {
-        return e;
-      }
-      Thread.sleep(50);
-    }
-    throw new AssertionError("the job did not fail within " + PATIENCE);
+    RuntimeException[] failure = new RuntimeException[1];
+    Await.until(
+        "the job to fail",
+        PATIENCE,
+        () -> {
+          probes.send(Row.of(0, seq++, probe.id(), probe.tenant(), probe.region()));
+          try {
+            rows.next();
+            return false;
+          } catch (RuntimeException e) {
+            failure[0] = e;
+            return true;
+          }
+        });
+    return failure[0];
   }
 
   public long nextSeq() {

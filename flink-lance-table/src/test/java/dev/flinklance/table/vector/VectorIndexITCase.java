@@ -8,13 +8,13 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.index.VectorMetric;
+import dev.flinklance.index.vector.VectorIndexType;
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.VectorData;
 import dev.flinklance.table.vector.index.LanceVectorIndex;
-import dev.flinklance.table.vector.index.VectorIndexType;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.Neighbours.Hit;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.util.Comparator;
 import java.util.List;
@@ -40,7 +40,7 @@ class VectorIndexITCase {
   private static final float[][] DOCS = VectorData.clustered(600, DIM, 4, 3);
   private static final float[] QUERY = VectorData.clustered(1, DIM, 4, 4)[0];
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
   private String warehouse;

@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.VectorData;
 import dev.flinklance.table.vector.index.LanceVectorIndex;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,7 +40,7 @@ import org.junit.jupiter.api.io.TempDir;
 class VectorSearchBadInputITCase {
   private static final float[][] DOCS = VectorData.clustered(200, 8, 4, 5);
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir static Path dir;
   private static String docs;

@@ -8,9 +8,9 @@ import static org.assertj.core.api.Assertions.within;
 
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.VectorData;
 import dev.flinklance.testing.Neighbours.Hit;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Comparator;
@@ -39,7 +39,7 @@ class VectorSearchITCase {
       "SELECT qid, id, score FROM queries, LATERAL TABLE(VECTOR_SEARCH(TABLE docs,"
           + " DESCRIPTOR(embedding), queries.vec, 5%s))";
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir static Path dir;
   private static String docs;

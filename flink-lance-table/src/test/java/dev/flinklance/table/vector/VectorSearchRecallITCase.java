@@ -7,10 +7,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.index.VectorMetric;
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.VectorData;
 import dev.flinklance.table.vector.index.LanceVectorIndex;
 import dev.flinklance.testing.Neighbours.Hit;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -42,7 +42,7 @@ class VectorSearchRecallITCase {
   private static final int NPROBES = 20;
   private static final int REFINE = 20;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir static Path dir;
   private static String docs;

@@ -4,9 +4,10 @@ import static dev.flinklance.table.testing.Sql.exec;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.table.testing.Sql;
-import dev.flinklance.table.testing.TableTestCluster;
 import dev.flinklance.table.testing.VectorData;
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class VectorSearchRefreshITCase {
   private static final long NEW_IDS = 1_000_000;
 
-  @RegisterExtension static final MiniClusterExtension CLUSTER = TableTestCluster.create();
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
 
   @TempDir Path dir;
 
@@ -94,15 +95,20 @@ class VectorSearchRefreshITCase {
       TableResult insert =
           writer.executeSql(
               "INSERT INTO docs SELECT " + NEW_IDS + " + n, 'new', vec(n * 0 + 50, 8) FROM more");
-      long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-      int beforeCommit = seen.size();
-      while (LanceTestTables.latestVersion(docs) == startVersion) {
-        // what arrived before a check that saw no commit was searched before the commit; the
-        // result next() blocks for may already come from after it
-        beforeCommit = seen.size();
-        assertThat(System.nanoTime()).as("the sink commits within a minute").isLessThan(deadline);
-        seen.add(seen(results.next()));
-      }
+      int[] beforeCommit = {seen.size()};
+      Await.until(
+          "the sink's commit",
+          Duration.ofSeconds(60),
+          () -> {
+            if (LanceTestTables.latestVersion(docs) != startVersion) {
+              return true;
+            }
+            // what arrived before a check that saw no commit was searched before the commit; the
+            // result next() blocks for may already come from after it
+            beforeCommit[0] = seen.size();
+            seen.add(seen(results.next()));
+            return false;
+          });
       long committedAt = System.nanoTime();
       for (int i = 0; i < 200; i++) {
         seen.add(seen(results.next()));
@@ -110,7 +116,7 @@ class VectorSearchRefreshITCase {
       insert.await();
 
       long refreshDue = committedAt + Duration.ofSeconds(1).toNanos();
-      assertThat(seen.subList(0, beforeCommit))
+      assertThat(seen.subList(0, beforeCommit[0]))
           .as("before the commit")
           .allSatisfy(s -> assertThat(s.id()).isLessThan(NEW_IDS));
       List<Seen> refreshed = seen.stream().filter(s -> s.mode().equals("refreshed")).toList();
@@ -122,7 +128,7 @@ class VectorSearchRefreshITCase {
       assertThat(refreshed.subList(refreshed.indexOf(firstNew), refreshed.size()))
           .as("every later search finds the committed rows")
           .allSatisfy(s -> assertThat(s.id()).isGreaterThanOrEqualTo(NEW_IDS));
-      assertThat(seen.subList(beforeCommit, seen.size()))
+      assertThat(seen.subList(beforeCommit[0], seen.size()))
           .filteredOn(s -> s.mode().equals("pinned"))
           .as("without refresh the search stays on its version")
           .isNotEmpty()

@@ -2,30 +2,27 @@ package dev.flinklance.table.vector.index;
 
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.TableRef;
-import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.config.CommandLineArgs;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.index.VectorIndex;
-import dev.flinklance.table.vector.VectorColumn;
+import dev.flinklance.index.vector.VectorIndexBuild;
+import dev.flinklance.index.vector.VectorIndexOptions;
+import dev.flinklance.index.vector.VectorIndexType;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 import java.util.Set;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.Configuration;
-import org.lance.Dataset;
-import org.lance.index.IndexDescription;
 
 /**
  * Builds a vector index on a column of a Lance table, from a Flink program (DataStream or any JVM)
- * or the command line; the catalog's {@code sys.create_vector_index} procedure runs the same build.
- * Lance trains the index on the rows of the latest version and commits it as a new version; rows
- * appended meanwhile, and later, are searched exactly until an index optimisation (the compactor's
- * pass does one) adds them.
+ * or the command line; the catalog's {@code sys.create_vector_index} procedure runs the same build
+ * ({@link VectorIndexBuild}, with the options of {@link VectorIndexOptions}). Lance trains the
+ * index on the rows of the latest version and commits it as a new version; rows appended meanwhile,
+ * and later, are searched exactly until an index optimisation (the compactor's pass does one) adds
+ * them.
  *
  * <pre>
  * LanceVectorIndex --path s3://bucket/docs.lance --column embedding --type IVF_PQ \
@@ -75,48 +72,15 @@ public final class LanceVectorIndex {
   @Internal // the procedure's and the command line's; users call those
   public static Created create(
       TableRef table, String column, String type, Map<String, String> options) {
-    VectorIndexBuild build = VectorIndexBuild.of(column, type, options);
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = table.open(allocator)) {
-      VectorColumn vectors = VectorColumn.of(LanceReadSchema.of(dataset), column);
-      long rows = dataset.countRows();
-      if (rows == 0) {
-        throw new IllegalArgumentException(
-            "the table has no rows to train a vector index on column '" + column + "' with");
-      }
-      if (!build.replace() && dataset.listIndexes().contains(build.name())) {
-        throw new IllegalArgumentException(
-            String.format(
-                "an index named '%s' exists; set '%s' = 'true' to rebuild it",
-                build.name(), VectorIndexOptions.REPLACE.key()));
-      }
-      dataset.createIndex(
-          List.of(column),
-          build.type().toLance(),
-          Optional.of(build.name()),
-          build.params(vectors, rows),
-          build.replace());
-      dataset.checkoutLatest();
-      VectorIndex index =
-          VectorIndex.of(dataset).stream()
-              .filter(i -> i.name().equals(build.name()))
-              .findFirst()
-              .orElseThrow(() -> new IllegalStateException("the new index is not in the table"));
-      long indexed =
-          dataset.describeIndices().stream()
-              .filter(d -> d.getName().equals(build.name()))
-              .mapToLong(IndexDescription::getRowsIndexed)
-              .sum();
-      return new Created(
-          index.name(), column, index.type(), index.lanceMetric(), indexed, dataset.version());
-    } catch (IllegalArgumentException e) {
-      throw new IllegalArgumentException("Lance table '" + table + "': " + e.getMessage(), e);
-    } catch (LanceDatasetException e) {
-      throw e;
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      throw LanceDatasetException.wrap(
-          table.uri(), "cannot build a vector index on column '" + column + "'", e);
-    }
+    VectorIndexBuild.Built built = VectorIndexBuild.of(column, type, options).create(table);
+    VectorIndex index = built.index();
+    return new Created(
+        index.name(),
+        column,
+        index.type(),
+        index.lanceMetric(),
+        built.rowsIndexed(),
+        built.tableVersion());
   }
 
   /**

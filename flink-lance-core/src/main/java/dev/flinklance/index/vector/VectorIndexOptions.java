@@ -1,4 +1,4 @@
-package dev.flinklance.table.vector.index;
+package dev.flinklance.index.vector;
 
 import dev.flinklance.index.VectorMetric;
 import org.apache.flink.annotation.PublicEvolving;
@@ -7,8 +7,8 @@ import org.apache.flink.configuration.ConfigOptions;
 
 /**
  * How a vector index is built: the keys of {@code CALL <catalog>.sys.create_vector_index(...,
- * MAP[...])} and of {@link LanceVectorIndex} ({@code --<key> <value>} on its command line). Options
- * a type does not use are refused.
+ * 'key=value,...')} and of {@code LanceVectorIndex} ({@code --<key> <value>} on its command line).
+ * Options a type does not use are refused ({@link VectorIndexBuild}).
  */
 @PublicEvolving
 public final class VectorIndexOptions {

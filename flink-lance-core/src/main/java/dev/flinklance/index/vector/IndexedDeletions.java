@@ -1,4 +1,4 @@
-package dev.flinklance.compactor.index;
+package dev.flinklance.index.vector;
 
 import dev.flinklance.index.VectorIndex;
 import java.util.List;

@@ -1,6 +1,5 @@
-package dev.flinklance.compactor.testing;
+package dev.flinklance.testing;
 
-import dev.flinklance.testing.Neighbours;
 import dev.flinklance.testing.Neighbours.Hit;
 import java.util.Collection;
 import java.util.Comparator;
@@ -76,6 +75,11 @@ public final class VectorTables {
     }
   }
 
+  /** Appends rows {@code first .. first + count - 1} as one fragment (one Append version). */
+  public void append(String uri, long first, int count) {
+    LanceTestTables.appendFragments(uri, write(uri, first, count));
+  }
+
   /** Uncommitted fragment files of rows {@code first .. first + count - 1}. */
   public List<FragmentMetadata> write(String uri, long first, int count) {
     try (BufferAllocator allocator = new RootAllocator();
@@ -88,7 +92,7 @@ public final class VectorTables {
   public void update(Dataset dataset, long first, int count) {
     try (BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot root = rows(allocator, first, count)) {
-      LineageTables.update(dataset, root, allocator);
+      LanceTestTables.mergeInsert(dataset, List.of("id"), root).close();
     }
     dataset.checkoutLatest();
   }

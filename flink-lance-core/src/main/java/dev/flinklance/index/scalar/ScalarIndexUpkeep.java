@@ -1,4 +1,4 @@
-package dev.flinklance.compactor.commit;
+package dev.flinklance.index.scalar;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.index.KeyIndex;
@@ -14,14 +14,15 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings the table's scalar (BTree) indexes up to date after a compaction pass, by the rule the
- * upsert sink keeps its key index with ({@link KeyIndex#upkeep}): the fragments appended since an
- * index was last brought up to date are added once they hold 100,000 rows or a tenth of the indexed
- * rows; until then lookups and upserts by the column scan them next to the index. Adding them on
- * every pass rewrites the whole index each time, and under frequent upserts the compactions racing
- * those index commits stop landing (measured with UpsertCompactionITCase: 170 fragments instead of
- * at most 85). Lance's compaction itself keeps an index over the fragments it rewrites. Never fails
- * the pass: the indexes stay as they are and the next pass tries again.
+ * Brings the table's scalar (BTree) indexes up to date (the compaction pass runs it after every
+ * pass), by the rule the upsert sink keeps its key index with ({@link KeyIndex#upkeep}): the
+ * fragments appended since an index was last brought up to date are added once they hold 100,000
+ * rows or a tenth of the indexed rows; until then lookups and upserts by the column scan them next
+ * to the index. Adding them on every pass rewrites the whole index each time, and under frequent
+ * upserts the compactions racing those index commits stop landing (measured with
+ * UpsertCompactionITCase: 170 fragments instead of at most 85). Lance's compaction itself keeps an
+ * index over the fragments it rewrites. Never fails the pass: the indexes stay as they are and the
+ * next pass tries again.
  */
 @Internal
 public final class ScalarIndexUpkeep {

@@ -1,11 +1,15 @@
-package dev.flinklance.table.vector.index;
+package dev.flinklance.index.vector;
 
 import java.util.Arrays;
 import java.util.Locale;
 import org.apache.flink.annotation.PublicEvolving;
 import org.lance.index.IndexType;
 
-/** The vector index types {@link LanceVectorIndex} builds (lance-core 7.0.0's IVF family). */
+/**
+ * The vector index types the connector builds and rebuilds (lance-core 7.0.0's IVF family): what
+ * {@code sys.create_vector_index} and {@code LanceVectorIndex} take, and what a compaction pass
+ * rebuilds an index as.
+ */
 @PublicEvolving
 public enum VectorIndexType {
   IVF_FLAT(IndexType.IVF_FLAT, Quantizer.NONE, false),

@@ -1,12 +1,12 @@
-package dev.flinklance.compactor.index;
+package dev.flinklance.index.vector;
 
-import static dev.flinklance.compactor.testing.VectorTables.search;
+import static dev.flinklance.testing.VectorTables.search;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import dev.flinklance.compactor.testing.VectorTables;
 import dev.flinklance.index.VectorIndex;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.VectorTables;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +18,14 @@ import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.UInt1Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.complex.FixedSizeListVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +34,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.lance.Dataset;
+import org.lance.Fragment;
+import org.lance.WriteParams;
 import org.lance.compaction.Compaction;
 import org.lance.compaction.CompactionOptions;
 import org.lance.compaction.CompactionTask;
@@ -67,7 +77,7 @@ class IndexedDeletionsTest {
     String uri = dir.resolve("t").toString();
     TABLES.create(uri, stableRowIds);
     for (long first = 0; first < 2_000; first += 500) {
-      LanceTestTables.appendFragments(uri, TABLES.write(uri, first, 500));
+      TABLES.append(uri, first, 500);
     }
     Dataset dataset = Dataset.open(uri, allocator);
     VectorTables.index(dataset, type, params);
@@ -96,7 +106,7 @@ class IndexedDeletionsTest {
       assertThat(IndexedDeletions.holdsDeletedRows(dataset, index)).isTrue();
       // lance-core 7.0.0: the deleted row's own entry is nearest, is found, and is dropped on read
       assertThat(search(dataset, deletedRow, 10)).hasSizeLessThan(10);
-      LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), 2_000, 100));
+      TABLES.append(dataset.uri(), 2_000, 100);
       dataset.checkoutLatest();
       for (boolean retrain : new boolean[] {false, true}) {
         assertThatThrownBy(
@@ -126,7 +136,7 @@ class IndexedDeletionsTest {
   void anUpdatedRowIsFoundAtItsOldVectorUntilTheRebuild() {
     String uri = dir.resolve("t").toString();
     TABLES.create(uri, true);
-    LanceTestTables.appendFragments(uri, TABLES.write(uri, 0, 2_000));
+    TABLES.append(uri, 0, 2_000);
     VectorTables moved =
         new VectorTables(8, id -> VectorTables.gaussian(id < 100 ? 1_000_000 + id : id, 8));
     List<Long> ids = LongStream.range(0, 2_000).boxed().toList();
@@ -221,13 +231,97 @@ class IndexedDeletionsTest {
     }
   }
 
+  /**
+   * lance-core 7.0.0 builds IVF_FLAT for the hamming distance over binary vectors, which no search
+   * here uses; an index another client built so is rebuilt all the same.
+   */
+  @Test
+  void aHammingIndexOfBinaryVectorsIsRebuiltForItsDistance() {
+    Schema schema =
+        new Schema(
+            List.of(
+                Field.notNullable("id", new ArrowType.Int(64, true)),
+                new Field(
+                    "v",
+                    FieldType.notNullable(new ArrowType.FixedSizeList(8)),
+                    List.of(Field.notNullable("item", new ArrowType.Int(8, false))))));
+    String uri = dir.resolve("binary").toString();
+    try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator)) {
+      Dataset.write()
+          .allocator(allocator)
+          .uri(uri)
+          .schema(schema)
+          .enableStableRowIds(true)
+          .mode(WriteParams.WriteMode.CREATE)
+          .execute()
+          .close();
+      root.allocateNew();
+      FixedSizeListVector vectors = (FixedSizeListVector) root.getVector("v");
+      for (int id = 0; id < 200; id++) {
+        ((BigIntVector) root.getVector("id")).setSafe(id, id);
+        vectors.setNotNull(id);
+        for (int d = 0; d < 8; d++) {
+          ((UInt1Vector) vectors.getDataVector()).setSafe(id * 8 + d, (id * 31 + d * 7) & 0xff);
+        }
+      }
+      root.setRowCount(200);
+      LanceTestTables.appendFragments(
+          uri, Fragment.write().datasetUri(uri).allocator(allocator).data(root).execute());
+    }
+    try (Dataset dataset = Dataset.open(uri, allocator)) {
+      VectorTables.index(
+          dataset, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(2, DistanceType.Hamming));
+      dataset.delete("id % 5 = 0");
+      VectorIndex index = VectorIndex.on(dataset, "v").orElseThrow();
+      assertThat(index.lanceMetric()).isEqualTo("HAMMING");
+      assertThat(index.metric()).isEmpty();
+      assertThat(IndexedDeletions.holdsDeletedRows(dataset, index)).isTrue();
+      float[] centroids =
+          IndexStatistics.centroids(dataset.getIndexStatistics(index.name())).orElseThrow();
+      IvfBuildParams onCentroids =
+          new IvfBuildParams.Builder().setNumPartitions(2).setCentroids(centroids).build();
+      assertThatThrownBy(
+              () ->
+                  VectorTables.index(
+                      dataset,
+                      IndexType.IVF_FLAT,
+                      new VectorIndexParams.Builder(onCentroids)
+                          .setDistanceType(DistanceType.Hamming)
+                          .build()))
+          .hasMessageContaining("Centroids and vectors have incompatible types");
+      Set<UUID> segments = uuids(dataset);
+
+      assertThat(IndexedDeletions.prepare(dataset, true)).isEqualTo(index.fragmentIds());
+      assertThat(uuids(dataset)).isEqualTo(segments);
+    }
+  }
+
+  /** k-means needs a row per partition: with fewer live rows, the rebuild trains one per row. */
+  @Test
+  void aRebuildOverFewerRowsThanPartitionsTrainsAPartitionPerRow() {
+    try (Dataset dataset =
+        indexedWithDeletions(
+            true, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(4, DistanceType.L2))) {
+      dataset.delete("id >= 3");
+      dataset.checkoutLatest();
+
+      assertThat(IndexedDeletions.prepare(dataset, true)).isEmpty();
+
+      VectorIndex index = VectorIndex.on(dataset, "v").orElseThrow();
+      Map<String, Object> statistics = dataset.getIndexStatistics(index.name());
+      assertThat(IndexStatistics.partitions(statistics)).isEqualTo(2);
+      assertThat(IndexStatistics.entries(statistics)).isEqualTo(2);
+      assertThat(search(dataset, TABLES.vector(0), 10)).containsExactlyInAnyOrder(1L, 2L);
+    }
+  }
+
   @Test
   void withoutARebuildTheIndexedFragmentsWithDeletionsAreKept() {
     try (Dataset dataset =
         indexedWithDeletions(
             true, IndexType.IVF_FLAT, VectorIndexParams.ivfFlat(4, DistanceType.L2))) {
-      LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), 2_000, 100));
-      LanceTestTables.appendFragments(dataset.uri(), TABLES.write(dataset.uri(), 2_100, 100));
+      TABLES.append(dataset.uri(), 2_000, 100);
+      TABLES.append(dataset.uri(), 2_100, 100);
       dataset.checkoutLatest();
       dataset.delete("id = 2001"); // not indexed: its deletion is nothing the index holds
       dataset.checkoutLatest();

@@ -1,6 +1,5 @@
-package dev.flinklance.compactor.commit;
+package dev.flinklance.index.vector;
 
-import dev.flinklance.compactor.index.IndexedDeletions;
 import dev.flinklance.index.VectorIndex;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
@@ -10,11 +9,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Brings the table's vector indexes up to date after a compaction pass: fragments appended since an
- * index was built (or last brought up to date) are searched exactly until Lance's index
- * optimisation adds them. Never fails the pass: the indexes stay as they are and the next pass
- * tries again. An index that holds deleted rows of a stable-row-id table is left to the next pass's
- * rebuild ({@link IndexedDeletions}).
+ * Brings the table's vector indexes up to date (the compaction pass runs it after every pass):
+ * fragments appended since an index was built (or last brought up to date) are searched exactly
+ * until Lance's index optimisation adds them. Never fails the pass: the indexes stay as they are
+ * and the next pass tries again. An index that holds deleted rows of a stable-row-id table is left
+ * to the next pass's rebuild ({@link IndexedDeletions}).
  */
 @Internal
 public final class VectorIndexUpkeep {

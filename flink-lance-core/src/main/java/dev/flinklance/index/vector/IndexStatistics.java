@@ -1,4 +1,4 @@
-package dev.flinklance.compactor.index;
+package dev.flinklance.index.vector;
 
 import java.util.Comparator;
 import java.util.List;

@@ -1,4 +1,4 @@
-package dev.flinklance.table.vector;
+package dev.flinklance.index;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
 import java.io.Serializable;

@@ -1,0 +1,346 @@
+package dev.flinklance.compactor.operator;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.commit.CompactionSummary;
+import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
+import dev.flinklance.compactor.plan.PlanRef;
+import dev.flinklance.compactor.rewrite.RewriteOutcome;
+import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.LanceTestTables.Commit;
+import dev.flinklance.testing.LogCapture;
+import dev.flinklance.testing.OperatorMail;
+import dev.flinklance.testing.TestTables;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.LongStream;
+import java.util.stream.Stream;
+import org.apache.flink.api.common.state.ListStateDescriptor;
+import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
+import org.apache.flink.core.io.SimpleVersionedSerialization;
+import org.apache.flink.runtime.checkpoint.OperatorSubtaskState;
+import org.apache.flink.streaming.runtime.streamrecord.StreamRecord;
+import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The compaction committer on Flink's operator test harness, on real stable-row-id tables: it
+ * collects a plan's outcomes, commits once the last one arrived, keeps the outcomes in its state
+ * until then (a restore commits them, or finds them committed already), and reports what it could
+ * not commit as a summary instead of failing the job. Its Lance calls run in the background; each
+ * result is run from the harness's mailbox by the test.
+ */
+class CompactionCommitterTest {
+  @TempDir Path dir;
+  private String table;
+  private CompactionConfig config;
+
+  @BeforeEach
+  void twoRunsOfSmallFragments() {
+    table = dir.resolve("t").toString();
+    config = Plans.twoRunsOfSmallFragments(table);
+  }
+
+  @Test
+  void commitsAPlanOnceWhenItsLastOutcomeArrives() throws Exception {
+    List<RewriteOutcome> outcomes = Plans.rewrite(config, Plans.plan(config));
+    assertThat(outcomes).hasSize(2);
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(table);
+    long version = LanceTestTables.latestVersion(table);
+
+    try (var committer = committer(config, null)) {
+      process(committer, outcomes.get(0));
+      assertThat(pending(committer, 1)).containsExactly(name(outcomes.get(0)));
+      process(committer, outcomes.get(1));
+      OperatorMail.runNext(committer, "the commit");
+
+      CompactionSummary summary = onlySummary(committer);
+      assertThat(summary.outcome()).isEqualTo(Outcome.COMMITTED);
+      assertThat(summary.planId()).isEqualTo(outcomes.get(0).plan().planId());
+      assertThat(summary.version()).isEqualTo(LanceTestTables.latestVersion(table));
+      assertThat(summary.fragmentsBefore()).isEqualTo(5);
+      assertThat(summary.fragmentsAfter()).isEqualTo(3);
+      assertThat(summary.fragmentsRewritten()).isEqualTo(4);
+      assertThat(summary.fragmentsWritten()).isEqualTo(2);
+      assertThat(summary.rowsRewritten()).isEqualTo(200);
+      assertThat(summary.tasksFailed()).isZero();
+      assertThat(summary.groupsPreempted()).isZero();
+      assertThat(summary.failure()).isNull();
+      assertThat(pending(committer, 2)).isEmpty();
+    }
+    assertThat(LanceTestTables.commits(table))
+        .filteredOn(commit -> commit.version() > version)
+        .extracting(Commit::operation)
+        .as("one commit of the rewrites (Lance reserves their fragment ids first)")
+        .containsExactly("ReserveFragments", "Rewrite");
+    assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(3);
+    assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+  }
+
+  @Test
+  void outcomesRestoredFromASnapshotAreCommittedWhenTheLastOneArrives() throws Exception {
+    List<RewriteOutcome> outcomes = Plans.rewrite(config, Plans.plan(config));
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(table);
+    OperatorSubtaskState snapshot;
+    try (var committer = committer(config, null)) {
+      process(committer, outcomes.get(0));
+      snapshot = committer.snapshot(1, 1);
+    }
+
+    try (var restored = committer(config, snapshot)) {
+      assertThat(pending(restored, 2)).containsExactly(name(outcomes.get(0)));
+      process(restored, outcomes.get(1));
+      OperatorMail.runNext(restored, "the commit");
+
+      assertThat(onlySummary(restored).outcome()).isEqualTo(Outcome.COMMITTED);
+      assertThat(onlySummary(restored).fragmentsRewritten()).isEqualTo(4);
+    }
+    assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(3);
+    assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+  }
+
+  /**
+   * The checkpoint was taken while the commit ran, and the job failed after the commit landed: the
+   * restored outcomes are found in the table's history, not committed again.
+   */
+  @Test
+  void aCommitThatLandedAfterTheSnapshotIsRecognisedAfterTheRestore() throws Exception {
+    List<RewriteOutcome> outcomes = Plans.rewrite(config, Plans.plan(config));
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(table);
+    OperatorSubtaskState snapshot;
+    long committed;
+    try (var committer = committer(config, null)) {
+      process(committer, outcomes.get(0));
+      process(committer, outcomes.get(1));
+      snapshot = committer.snapshot(1, 1);
+      OperatorMail.runNext(committer, "the commit");
+      assertThat(onlySummary(committer).outcome()).isEqualTo(Outcome.COMMITTED);
+      committed = onlySummary(committer).version();
+    }
+
+    try (var restored = committer(config, snapshot)) {
+      OperatorMail.runNext(restored, "the restored plan's commit");
+
+      CompactionSummary summary = onlySummary(restored);
+      assertThat(summary.outcome()).isEqualTo(Outcome.ALREADY_COMMITTED);
+      assertThat(summary.version()).isEqualTo(committed);
+      assertThat(pending(restored, 2)).isEmpty();
+    }
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(committed);
+    assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+  }
+
+  @Test
+  void aFailedCommitIsAFailedSummaryAndTheNextPlanCommits() throws Exception {
+    List<RewriteOutcome> outcomes = Plans.rewrite(config, Plans.plan(config));
+    LineageTables.setConfig(table, Map.of("lance.row_lineage.spill", "yes"));
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(table);
+    long version = LanceTestTables.latestVersion(table);
+
+    try (var committer = committer(config, null)) {
+      outcomes.forEach(outcome -> process(committer, outcome));
+      OperatorMail.runNext(committer, "the commit");
+
+      CompactionSummary failed = onlySummary(committer);
+      assertThat(failed.outcome()).isEqualTo(Outcome.FAILED);
+      assertThat(failed.planId()).isEqualTo(outcomes.get(0).plan().planId());
+      assertThat(failed.fragmentsBefore()).isEqualTo(5);
+      assertThat(failed.failure())
+          .isEqualTo(
+              "Lance table '"
+                  + table
+                  + "': table config 'lance.row_lineage.spill' is 'yes', expected true or false");
+      assertThat(pending(committer, 1)).isEmpty();
+      assertThat(LanceTestTables.latestVersion(table)).isEqualTo(version);
+
+      LineageTables.setConfig(table, Map.of("lance.row_lineage.spill", "false"));
+      committer.getOutput().clear();
+      Plans.rewrite(config, Plans.plan(config)).forEach(outcome -> process(committer, outcome));
+      OperatorMail.runNext(committer, "the next plan's commit");
+
+      assertThat(onlySummary(committer).outcome()).isEqualTo(Outcome.COMMITTED);
+    }
+    assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(3);
+    assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+  }
+
+  @Test
+  void theRewritesOfAPlanWithAFailedTaskAreCommittedWithoutIt() throws Exception {
+    List<RewriteOutcome> outcomes = Plans.rewrite(config, Plans.plan(config));
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(table);
+    RewriteOutcome failed = RewriteOutcome.failed(outcomes.get(1).plan(), 1, "timed out");
+
+    try (var committer = committer(config, null)) {
+      process(committer, outcomes.get(0));
+      process(committer, failed);
+      OperatorMail.runNext(committer, "the commit");
+
+      CompactionSummary summary = onlySummary(committer);
+      assertThat(summary.outcome()).isEqualTo(Outcome.COMMITTED);
+      assertThat(summary.fragmentsRewritten()).isEqualTo(2);
+      assertThat(summary.tasksFailed()).isEqualTo(1);
+      assertThat(summary.fragmentsAfter()).isEqualTo(4);
+    }
+    assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(4);
+    assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+  }
+
+  @Test
+  void aPassThatFoundNothingToCompactStillCleansUpOldVersions() throws Exception {
+    CompactionConfig cleaning = Plans.config(table, "compaction.cleanup-older-than", "0 s");
+    long version = LanceTestTables.latestVersion(table);
+    assertThat(manifests(table)).isGreaterThan(1);
+
+    try (var committer = committer(cleaning, null)) {
+      process(committer, RewriteOutcome.emptyPlan(new PlanRef("empty-1", version, 0, 5)));
+      OperatorMail.runNext(committer, "the pass's end");
+
+      CompactionSummary summary = onlySummary(committer);
+      assertThat(summary.outcome()).isEqualTo(Outcome.NOTHING_TO_COMPACT);
+      assertThat(summary.planId()).isEqualTo("empty-1");
+      assertThat(summary.fragmentsBefore()).isEqualTo(5);
+    }
+    assertThat(manifests(table)).as("only the latest version is left").isEqualTo(1);
+    assertThat(LanceTestTables.latestVersion(table)).isEqualTo(version);
+  }
+
+  /**
+   * A delete that landed after the rewrite: the rewrite is dropped (no deleted row comes back), and
+   * the next plan compacts what the table holds then.
+   */
+  @Test
+  void aPlanPreemptedByAConcurrentDeleteIsDroppedAndTheNextPlanCompacts() throws Exception {
+    String changed = dir.resolve("changed").toString();
+    LineageTables.createStable(changed);
+    LineageTables.append(changed, 0, 1_000, 10);
+    CompactionConfig changing = Plans.config(changed);
+    List<RewriteOutcome> outcomes = Plans.rewrite(changing, Plans.plan(changing));
+    LineageTables.delete(changed, "id % 3 = 0");
+    List<Long> expected = LongStream.range(0, 1_000).filter(id -> id % 3 != 0).boxed().toList();
+
+    try (var committer = committer(changing, null)) {
+      outcomes.forEach(outcome -> process(committer, outcome));
+      OperatorMail.runNext(committer, "the preempted commit");
+      CompactionSummary preempted = onlySummary(committer);
+      assertThat(preempted.outcome()).isEqualTo(Outcome.NOTHING_COMMITTED);
+      assertThat(preempted.groupsPreempted()).isEqualTo(1);
+      assertThat(LanceTestTables.readLongs(changed, "id"))
+          .containsExactlyInAnyOrderElementsOf(expected);
+
+      committer.getOutput().clear();
+      Plans.rewrite(changing, Plans.plan(changing)).forEach(o -> process(committer, o));
+      OperatorMail.runNext(committer, "the next plan's commit");
+      assertThat(onlySummary(committer).outcome()).isEqualTo(Outcome.COMMITTED);
+    }
+    assertThat(LanceTestTables.fragmentCount(changed)).isEqualTo(1);
+    assertThat(LanceTestTables.readLongs(changed, "id"))
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  /**
+   * Issue 28: lance-core 7.0.0 aborts the JVM committing a compaction of a table with a MemWAL. A
+   * plan a MemWAL overtook is not committed; a pass on such a table commits nothing, and cleanup
+   * goes on.
+   */
+  @Test
+  void aTableThatGotAMemWalIsNotCompacted() throws Exception {
+    String memWal = dir.resolve("memwal").toString();
+    Plans.twelveSmallFragmentsWithAKey(memWal);
+    CompactionConfig memWalConfig = Plans.config(memWal, "compaction.cleanup-older-than", "0 s");
+    List<RewriteOutcome> outcomes = Plans.rewrite(memWalConfig, Plans.plan(memWalConfig));
+    TestTables.initializeMemWal(memWal);
+    long version = LanceTestTables.latestVersion(memWal);
+
+    String log;
+    try (LogCapture capture = LogCapture.start();
+        var committer = committer(memWalConfig, null)) {
+      outcomes.forEach(outcome -> process(committer, outcome));
+      OperatorMail.runNext(committer, "the overtaken plan's commit");
+      assertThat(onlySummary(committer).outcome()).isEqualTo(Outcome.NOTHING_COMMITTED);
+
+      committer.getOutput().clear();
+      process(committer, RewriteOutcome.emptyPlan(new PlanRef("empty-1", version, 0, 12)));
+      OperatorMail.runNext(committer, "the pass's end");
+      assertThat(onlySummary(committer).outcome()).isEqualTo(Outcome.NOTHING_TO_COMPACT);
+      log = capture.text();
+    }
+
+    assertThat(log).contains("the table got a MemWAL");
+    assertThat(LanceTestTables.latestVersion(memWal)).as("nothing committed").isEqualTo(version);
+    assertThat(LanceTestTables.fragmentCount(memWal)).isEqualTo(12);
+    assertThat(LanceTestTables.readLongs(memWal, "id"))
+        .containsExactlyInAnyOrderElementsOf(LongStream.range(0, 120).boxed().toList());
+  }
+
+  private static OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> committer(
+      CompactionConfig config, OperatorSubtaskState restored) throws Exception {
+    var harness =
+        new OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary>(
+            CompactionCommitter.factory(config));
+    harness.initializeState(restored);
+    harness.open();
+    return harness;
+  }
+
+  private static void process(
+      OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> committer,
+      RewriteOutcome outcome) {
+    try {
+      committer.processElement(new StreamRecord<>(outcome));
+    } catch (Exception e) {
+      throw new IllegalStateException("the committer failed at " + outcome, e);
+    }
+  }
+
+  private static CompactionSummary onlySummary(
+      OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> committer) {
+    List<CompactionSummary> summaries = committer.extractOutputValues();
+    assertThat(summaries).hasSize(1);
+    return summaries.get(0);
+  }
+
+  /** The outcomes waiting in the committer's state in a snapshot taken now, by name. */
+  private static List<String> pending(
+      OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> committer,
+      long checkpoint)
+      throws Exception {
+    committer.snapshot(checkpoint, checkpoint);
+    List<String> names = new ArrayList<>();
+    for (byte[] bytes :
+        committer
+            .getOperator()
+            .getOperatorStateBackend()
+            .getListState(
+                new ListStateDescriptor<>(
+                    "lance-compaction-outcomes", BytePrimitiveArraySerializer.INSTANCE))
+            .get()) {
+      names.add(
+          name(
+              SimpleVersionedSerialization.readVersionAndDeSerialize(
+                  new RewriteOutcome.Serializer(), bytes)));
+    }
+    return names;
+  }
+
+  /** An outcome by its plan, task and what it brings (Lance's results have no equality). */
+  private static String name(RewriteOutcome outcome) {
+    return outcome.toString();
+  }
+
+  private static long manifests(String uri) {
+    try (Stream<Path> files = Files.list(Path.of(uri, "_versions"))) {
+      return files.filter(f -> f.toString().endsWith(".manifest")).count();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+}
