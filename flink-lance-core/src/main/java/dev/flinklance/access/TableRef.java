@@ -7,7 +7,6 @@ import dev.flinklance.errors.LanceErrors;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.namespace.NamespaceTable;
 import dev.flinklance.secrets.Secrets;
-import dev.flinklance.store.ConditionalPutProbe;
 import dev.flinklance.store.ObjectStoreDefaults;
 import java.io.Serializable;
 import java.nio.file.Path;

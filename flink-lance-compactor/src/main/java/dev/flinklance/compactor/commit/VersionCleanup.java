@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.commit;
 
-import dev.flinklance.compactor.sidefile.SideFileGc;
+import dev.flinklance.compactor.lineage.SideFileGc;
 import dev.flinklance.compactor.sidefile.SideFiles;
 import java.io.IOException;
 import java.time.Duration;

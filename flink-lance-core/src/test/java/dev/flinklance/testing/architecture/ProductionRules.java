@@ -20,10 +20,10 @@ import com.tngtech.archunit.core.domain.JavaCall;
 import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.junit.ArchTest;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.flinklance.access.ConditionalPutProbe;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.commit.VersionTransaction;
-import dev.flinklance.store.ConditionalPutProbe;
 import java.util.List;
 import java.util.Set;
 import org.apache.arrow.memory.RootAllocator;
@@ -135,37 +135,35 @@ public final class ProductionRules {
 
   @ArchTest
   public static final ArchRule TABLES_ARE_OPENED_THROUGH_THE_LOADER =
-      freeze(
-          noClasses()
-              .that()
-              .resideOutsideOfPackage("dev.flinklance.access..")
-              .should()
-              .callMethodWhere(
-                  describe(
-                      "TableRef.open or openIfExists",
-                      call -> calls(call, TableRef.class, "open", "openIfExists")))
-              .as(
-                  "Operators open tables through OpenTable (TableLoader, FollowedTable), which owns"
-                      + " the allocator and checks the table stays the same: TableRef's open"
-                      + " methods only in dev.flinklance.access (creating a table is"
-                      + " TableRef.createIfAbsent's)"));
+      noClasses()
+          .that()
+          .resideOutsideOfPackage("dev.flinklance.access..")
+          .should()
+          .callMethodWhere(
+              describe(
+                  "TableRef.open or openIfExists",
+                  call -> calls(call, TableRef.class, "open", "openIfExists")))
+          .as(
+              "Operators open tables through OpenTable (TableLoader, FollowedTable), which owns"
+                  + " the allocator and checks the table stays the same: TableRef's open"
+                  + " methods only in dev.flinklance.access (creating a table is"
+                  + " TableRef.createIfAbsent's)");
 
   @ArchTest
   public static final ArchRule ALLOCATORS_COME_FROM_ALLOCATORS =
-      freeze(
-          noClasses()
-              .that(
-                  doNotBelongTo(
-                      Allocators.class.getName(),
-                      // the allocator Allocators.forBatches makes (package-private)
-                      "dev.flinklance.arrow.BatchAllocator"))
-              .should()
-              .callConstructorWhere(
-                  describe(
-                      "new RootAllocator(...)", call -> calls(call, RootAllocator.class, "<init>")))
-              .as(
-                  "Root allocators are made only by Allocators, which owns their limits and"
-                      + " closes them once Lance has let go"));
+      noClasses()
+          .that(
+              doNotBelongTo(
+                  Allocators.class.getName(),
+                  // the allocator Allocators.forBatches makes (package-private)
+                  "dev.flinklance.arrow.BatchAllocator"))
+          .should()
+          .callConstructorWhere(
+              describe(
+                  "new RootAllocator(...)", call -> calls(call, RootAllocator.class, "<init>")))
+          .as(
+              "Root allocators are made only by Allocators, which owns their limits and"
+                  + " closes them once Lance has let go");
 
   @ArchTest
   public static final ArchRule TRANSACTIONS_ARE_READ_BY_VERSION_TRANSACTION =

@@ -1,5 +1,6 @@
 package dev.flinklance.sink.committer;
 
+import dev.flinklance.access.ConditionalPutProbe;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.commit.RunProgress;
@@ -8,7 +9,6 @@ import dev.flinklance.errors.LanceErrors.Kind;
 import dev.flinklance.errors.LanceRetries;
 import dev.flinklance.index.KeyIndex;
 import dev.flinklance.sink.LanceSinkConfig;
-import dev.flinklance.store.ConditionalPutProbe;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;

@@ -1,11 +1,11 @@
 package dev.flinklance.sink.writer;
 
+import dev.flinklance.access.ConditionalPutProbe;
 import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceRetries;
-import dev.flinklance.store.ConditionalPutProbe;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;

@@ -3,9 +3,9 @@ package dev.flinklance.sink.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
 
+import dev.flinklance.access.ConditionalPutProbe;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.sink.LanceSink;
-import dev.flinklance.store.ConditionalPutProbe;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.S3TestServer;

@@ -3,8 +3,8 @@ package dev.flinklance.sink.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.access.ConditionalPutProbe;
 import dev.flinklance.sink.LanceSink;
-import dev.flinklance.store.ConditionalPutProbe;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LogCapture;
 import dev.flinklance.testing.S3TestServer;

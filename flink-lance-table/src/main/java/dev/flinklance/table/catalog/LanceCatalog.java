@@ -6,12 +6,14 @@ import dev.flinklance.access.TableLayout;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.VersionsBy;
+import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.namespace.NamespaceException;
 import dev.flinklance.source.LanceSourceOptions;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import dev.flinklance.table.catalog.procedure.LanceProcedures;
+import dev.flinklance.table.catalog.procedure.TableResolver;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -475,21 +477,37 @@ public class LanceCatalog extends AbstractCatalog {
     if (!path.getDatabaseName().equals(LanceProcedures.DATABASE)) {
       throw new ProcedureNotExistException(getName(), path);
     }
-    return LanceProcedures.get(path.getObjectName(), this::procedureTable)
+    return LanceProcedures.get(path.getObjectName(), new ProcedureTables())
         .orElseThrow(() -> new ProcedureNotExistException(getName(), path));
   }
 
-  /** The table a procedure names (see {@link TableArgument}). */
-  private TableRef procedureTable(String name) {
-    ObjectPath path = TableArgument.parse(name, getDefaultDatabase());
-    return resolve(path)
-        .filter(this::hasData)
-        .orElseThrow(
-            () ->
-                new ValidationException(
-                    String.format(
-                        "Table %s does not exist in Lance catalog %s",
-                        TableArgument.format(path), getName())));
+  /** The tables procedures name (see {@link TableArgument}) and the options kept for them. */
+  private final class ProcedureTables implements TableResolver {
+
+    @Override
+    public TableRef table(String name) {
+      ObjectPath path = TableArgument.parse(name, getDefaultDatabase());
+      return resolve(path)
+          .filter(LanceCatalog.this::hasData)
+          .orElseThrow(
+              () ->
+                  new ValidationException(
+                      String.format(
+                          "Table %s does not exist in Lance catalog %s",
+                          TableArgument.format(path), getName())));
+    }
+
+    @Override
+    public Map<String, String> storedOptions(TableRef table) {
+      return LanceCalls.call(
+          table.uri(),
+          "cannot read the table's options",
+          () -> {
+            try (OpenTable latest = OpenTable.latest(table)) {
+              return TableOptions.fromConfig(latest.dataset().getConfig());
+            }
+          });
+    }
   }
 
   // ---- helpers

@@ -98,7 +98,7 @@ public final class TableOptions {
   }
 
   /** The options stored in a table's config (entries of other tools are left out). */
-  public static Map<String, String> fromConfig(Map<String, String> config) {
+  static Map<String, String> fromConfig(Map<String, String> config) {
     Map<String, String> options = new HashMap<>();
     config.forEach(
         (key, value) -> {

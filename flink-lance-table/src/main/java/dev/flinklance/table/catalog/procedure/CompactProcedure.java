@@ -13,7 +13,6 @@ import dev.flinklance.compactor.LanceCompactionOptions;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.config.OptionFields;
 import dev.flinklance.secrets.Secrets;
-import dev.flinklance.table.catalog.TableOptions;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -71,8 +70,7 @@ public final class CompactProcedure implements Procedure {
     TableRef dataset = tables.table(table);
     Map<String, String> given = ProcedureOptions.parse(options, EXAMPLE);
     given.keySet().forEach(CompactProcedure::checkKey);
-    Map<String, String> stored =
-        OnLatest.apply(dataset, "read the table's options", d -> d.getConfig());
+    Map<String, String> stored = tables.storedOptions(dataset);
     List<CompactionSummary> summaries;
     try {
       summaries =
@@ -111,15 +109,14 @@ public final class CompactProcedure implements Procedure {
    * and the call's options over them.
    */
   static Configuration passOptions(
-      TableRef table, Map<String, String> tableConfig, Map<String, String> given) {
+      TableRef table, Map<String, String> stored, Map<String, String> given) {
     Configuration options = Configuration.fromMap(LanceDatasetOptions.toOptions(table));
-    TableOptions.fromConfig(tableConfig)
-        .forEach(
-            (key, value) -> {
-              if (key.startsWith(LanceCompactionOptions.PREFIX)) {
-                options.setString(key, value);
-              }
-            });
+    stored.forEach(
+        (key, value) -> {
+          if (key.startsWith(LanceCompactionOptions.PREFIX)) {
+            options.setString(key, value);
+          }
+        });
     given.forEach(options::setString);
     return options;
   }

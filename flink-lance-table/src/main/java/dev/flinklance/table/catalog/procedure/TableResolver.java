@@ -1,11 +1,11 @@
 package dev.flinklance.table.catalog.procedure;
 
 import dev.flinklance.access.TableRef;
+import java.util.Map;
 import org.apache.flink.annotation.Internal;
 
 /** How a procedure finds the Lance table a name ({@code db.t}, or {@code t}) refers to. */
 @Internal
-@FunctionalInterface
 public interface TableResolver {
 
   /**
@@ -13,4 +13,10 @@ public interface TableResolver {
    *     not exist
    */
   TableRef table(String name);
+
+  /**
+   * The connector options the catalog keeps for the table, as its latest version holds them; how
+   * they are kept is the catalog's business.
+   */
+  Map<String, String> storedOptions(TableRef table);
 }

@@ -1,10 +1,9 @@
-package dev.flinklance.store;
+package dev.flinklance.access;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.access.LanceDatasetOptions.ConditionalPutCheck;
-import dev.flinklance.access.TableRef;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.testing.S3TestServer;
 import java.nio.file.Files;

@@ -1,8 +1,6 @@
-package dev.flinklance.store;
+package dev.flinklance.access;
 
-import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.LanceDatasetOptions.ConditionalPutCheck;
-import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.Allocators;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceDatasetException;

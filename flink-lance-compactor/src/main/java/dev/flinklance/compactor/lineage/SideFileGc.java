@@ -1,6 +1,6 @@
-package dev.flinklance.compactor.sidefile;
+package dev.flinklance.compactor.lineage;
 
-import dev.flinklance.compactor.lineage.RowIdMetaJson;
+import dev.flinklance.compactor.sidefile.SideFiles;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashSet;
