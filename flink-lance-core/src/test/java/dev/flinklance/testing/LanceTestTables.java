@@ -187,7 +187,10 @@ public final class LanceTestTables {
         .toList();
   }
 
-  /** Every version of the table, oldest first, with its transaction properties. */
+  /**
+   * Every version of the table that is still there (a cleanup removes older ones), oldest first,
+   * with its transaction properties.
+   */
   public static List<Commit> commits(String uri) {
     return commits(uri, Map.of());
   }
@@ -196,7 +199,8 @@ public final class LanceTestTables {
     List<Commit> commits = new ArrayList<>();
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = open(uri, storageOptions, allocator)) {
-      for (long version = 1; version <= dataset.version(); version++) {
+      for (org.lance.Version listed : dataset.listVersions()) {
+        long version = listed.getId();
         try (Dataset at = dataset.checkoutVersion(version)) {
           VersionTransaction transaction = VersionTransaction.of(at).orElseThrow();
           commits.add(

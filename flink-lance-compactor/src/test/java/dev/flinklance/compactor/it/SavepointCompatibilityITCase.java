@@ -127,7 +127,10 @@ class SavepointCompatibilityITCase {
         .extracting(Commit::commitUser)
         .as("the commit user came back from the stored state")
         .containsOnly(before.get(0).commitUser());
-    assertThat(commits.size()).isGreaterThan(before.size());
+    // the restored job's compaction may clean up versions older than its retention: compare ends
+    assertThat(commits.get(commits.size() - 1).version())
+        .as("the restored job committed")
+        .isGreaterThan(before.get(before.size() - 1).version());
   }
 
   @Test
