@@ -116,7 +116,11 @@ class SchemaEvolutionTest {
         .isEqualTo("[[0, n0, null], [1, n1, null], [2, n2, null]]");
     assertThat(LanceTestTables.readColumns(uri, List.of("s")).toString())
         .isEqualTo("[[{\"a2\":0}], [{\"a2\":1}], [{\"a2\":2}]]");
-    LanceTestTables.Commit commit = LanceTestTables.commits(uri).get((int) version - 1);
+    LanceTestTables.Commit commit =
+        LanceTestTables.commits(uri).stream()
+            .filter(c -> c.version() == version)
+            .findFirst()
+            .orElseThrow();
     assertThat(commit.operation()).isEqualTo("Project");
     assertThat(commit.properties())
         .containsEntry("who", "test")
