@@ -156,7 +156,7 @@ public final class FollowedTable implements AutoCloseable {
       }
       nextRefresh = System.nanoTime() + refreshNanos;
       if (moved) {
-        checkNoneLost(schemaBefore, before);
+        checkNoneLost(table.uri(), schemaBefore, before, open.dataset(), declared);
         checkColumns(table.uri(), open.dataset(), declared);
         LOG.debug("{} moved from version {} to {}", table, before, open.dataset().version());
         onVersion.accept(open.dataset());
@@ -167,21 +167,24 @@ public final class FollowedTable implements AutoCloseable {
   }
 
   /**
-   * Checks that no schema change since version {@code before} took a column the task reads away:
-   * one dropped and added again (NULL in every older row) has the declared name and type, and would
-   * pass {@link #checkColumns}.
+   * Checks that no schema change since version {@code before} (whose schema was {@code
+   * schemaBefore}) took a column the task reads away: one dropped and added again (NULL in every
+   * older row) has the declared name and type, and would pass {@link #checkColumns}.
+   *
+   * @throws PermanentDatasetException naming the column, the change and the versions
    */
-  private void checkNoneLost(LanceSchema schemaBefore, long before) {
-    long now = open.dataset().version();
-    LostColumns.between(schemaBefore, open.dataset().getLanceSchema(), declared.getFieldNames())
+  public static void checkNoneLost(
+      String uri, LanceSchema schemaBefore, long before, Dataset dataset, RowType declared) {
+    LostColumns.between(schemaBefore, dataset.getLanceSchema(), declared.getFieldNames())
         .ifPresent(
             what -> {
               throw new PermanentDatasetException(
-                  table.uri(),
+                  uri,
                   String.format(
-                      "a version after %d, up to %d, %s, which this job reads. Start a job that"
-                          + " reads the table's columns now",
-                      before, now, what),
+                      "version %d no longer has the columns this job reads: since version %d,"
+                          + " which it read before, another client %s. Start a job that reads the"
+                          + " table's columns now",
+                      dataset.version(), before, what),
                   null);
             });
   }

@@ -309,7 +309,7 @@ class TableLookupTest {
           .isInstanceOf(PermanentDatasetException.class)
           .hasMessageContaining(uri)
           .hasMessageContaining("no longer has the columns")
-          .hasStackTraceContaining("Column 'name' does not exist");
+          .hasMessageContaining("another client dropped column 'name'");
     }
   }
 
