@@ -53,6 +53,21 @@ public final class LostColumns {
     return Optional.empty();
   }
 
+  /**
+   * The name that {@code later}'s column {@code column} had in the {@code earlier} schema, if it
+   * had another one (it was renamed since); empty if the column is new since, or kept its name.
+   */
+  public static Optional<String> formerName(LanceSchema earlier, LanceSchema later, String column) {
+    LanceField field = byName(later).get(column);
+    if (field == null) {
+      return Optional.empty();
+    }
+    return earlier.fields().stream()
+        .filter(was -> was.getId() == field.getId() && !was.getName().equals(column))
+        .map(LanceField::getName)
+        .findFirst();
+  }
+
   private static Map<String, LanceField> byName(LanceSchema schema) {
     return schema.fields().stream()
         .collect(Collectors.toMap(LanceField::getName, Function.identity()));

@@ -4,6 +4,7 @@ import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.arrow.read.LostColumns;
 import dev.flinklance.arrow.read.ReadableAs;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.PermanentDatasetException;
@@ -72,7 +73,7 @@ public final class SplitPlanner {
     List<String> missing =
         scan.watchedColumns().stream().filter(column -> schema.field(column).isEmpty()).toList();
     if (!missing.isEmpty()) {
-      checkAddedLater(scan, version, missing, latest.get());
+      checkAddedLater(scan, version, schema, missing, latest.get());
     }
     RowType read = scan.rowType();
     for (int i = 0; i < read.getFieldCount(); i++) {
@@ -104,8 +105,26 @@ public final class SplitPlanner {
    * there.
    */
   private static void checkAddedLater(
-      LanceScan scan, long version, List<String> missing, LanceReadSchema latest) {
+      LanceScan scan,
+      long version,
+      LanceReadSchema schema,
+      List<String> missing,
+      LanceReadSchema latest) {
     String uri = scan.dataset().uri();
+    for (String column : missing) {
+      // a column renamed since the version is no column added later: NULL would be wrong there
+      LostColumns.formerName(schema.lanceSchema(), latest.lanceSchema(), column)
+          .ifPresent(
+              name -> {
+                throw new PermanentDatasetException(
+                    uri,
+                    String.format(
+                        "column '%s' was named '%s' at version %d (it was renamed later): read"
+                            + " that version with the column declared as '%s'",
+                        column, name, version, name),
+                    null);
+              });
+    }
     boolean continues =
         scan.streaming() != null && scan.streaming().onSchemaChange() == OnSchemaChange.CONTINUE;
     String why = "it was added later";

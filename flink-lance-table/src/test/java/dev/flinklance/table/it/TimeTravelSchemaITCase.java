@@ -19,6 +19,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -32,13 +33,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
+import org.lance.schema.ColumnAlteration;
 import org.lance.schema.SqlExpressions;
 
 /**
  * Time travel after another client added a column: the table read as it was, the added column NULL
  * in the versions before it (also with projection, filters and {@code COUNT(*)} pushed down, and in
  * a streaming read started before it), and a clear error for a NOT NULL column the version read
- * lacks.
+ * lacks; time travel before a rename and a drop.
  */
 class TimeTravelSchemaITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
@@ -124,6 +126,54 @@ class TimeTravelSchemaITCase {
     String tag = "t /*+ OPTIONS('scan.tag' = 'before') */";
     assertThat(queryStrings(env, "SELECT extra, id FROM " + tag + " WHERE extra IS NULL"))
         .containsExactlyInAnyOrder("+I[null, 1]", "+I[null, 2]");
+  }
+
+  /**
+   * Another client renames a column, then drops it (plain Lance): a read of the version before,
+   * declared with the columns of then, reads them as they were; declared with the current ones, the
+   * renamed column is an error naming its old name (never NULL, as a column added later would be),
+   * and the dropped one is not read.
+   */
+  @Test
+  void timeTravelBeforeARenameAndADrop() throws InterruptedException {
+    createTable("BIGINT");
+    alter(
+        dataset ->
+            dataset.alterColumns(List.of(new ColumnAlteration.Builder("v").rename("w").build())));
+    exec(env, "INSERT INTO t VALUES (3, 'c')");
+    exec(
+        env,
+        "CREATE TEMPORARY TABLE then_t (id BIGINT, v STRING) WITH ('connector' = 'lance', 'path'"
+            + " = '"
+            + table
+            + "', 'scan.version' = '"
+            + before
+            + "')");
+    assertThat(queryStrings(env, "SELECT * FROM then_t"))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+    assertThat(queryStrings(env, "SELECT * FROM t"))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]", "+I[3, c]");
+    assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM " + asOf()))
+        .hasStackTraceContaining(
+            "Lance table '"
+                + table
+                + "': column 'w' was named 'v' at version "
+                + before
+                + " (it was renamed later): read that version with the column declared as 'v'");
+
+    alter(dataset -> dataset.dropColumns(List.of("w")));
+    assertThat(queryStrings(env, "SELECT * FROM " + asOf()))
+        .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+    assertThat(queryStrings(env, "SELECT * FROM then_t"))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+  }
+
+  /** Another client changes the table through plain Lance. */
+  private void alter(Consumer<Dataset> change) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = new TableRef(table, Map.of()).open(allocator)) {
+      change.accept(dataset);
+    }
   }
 
   @Test
