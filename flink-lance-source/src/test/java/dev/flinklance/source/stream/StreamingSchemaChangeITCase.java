@@ -1,13 +1,15 @@
 package dev.flinklance.source.stream;
 
+import static dev.flinklance.source.testing.StoppedJobs.assertPermanent;
+import static dev.flinklance.source.testing.StoppedJobs.failureOf;
 import static org.apache.flink.core.execution.SavepointFormatType.CANONICAL;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.access.TableRef;
-import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.source.OnSchemaChange;
+import dev.flinklance.source.testing.StoppedJobs;
 import dev.flinklance.testing.Await;
 import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
@@ -20,7 +22,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -31,8 +32,6 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.common.typeinfo.Types;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -43,7 +42,6 @@ import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -112,6 +110,7 @@ class StreamingSchemaChangeITCase {
     Recorded restored = new Recorded();
     assertPermanent(
         failureOf(start(changelogThatFails, restored, savepoint)),
+        table,
         "version 5 (Project) renamed column 'name' to 'label', which this streaming read reads;"
             + " with 'scan.on-schema-change' = 'fail' it stops here, having emitted every change"
             + " up to version 4.");
@@ -129,6 +128,7 @@ class StreamingSchemaChangeITCase {
     append(GenericRowData.of(6L, StringData.fromString("label-6")), "label"); // 8
     assertPermanent(
         failureOf(labelJob),
+        table,
         "version 7 (Project) dropped column 'extra', which this streaming read reads;");
     assertThat(labels.rows()).isEmpty();
     awaitRows(appendOnlyJob, continuing, 7);
@@ -173,13 +173,7 @@ class StreamingSchemaChangeITCase {
 
   private JobClient start(LanceSource source, Recorded recorded, String savepoint)
       throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(1);
-    if (savepoint != null) {
-      env.configure(
-          new Configuration().set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint),
-          getClass().getClassLoader());
-    }
+    StreamExecutionEnvironment env = StoppedJobs.environment(savepoint);
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance")
         .uid("lance")
         .map(recorded)
@@ -193,21 +187,6 @@ class StreamingSchemaChangeITCase {
       throws InterruptedException {
     Await.until(
         count + " rows", Duration.ofSeconds(60), job, () -> recorded.rows().size() >= count);
-  }
-
-  private static Throwable failureOf(JobClient job) throws InterruptedException {
-    try {
-      job.getJobExecutionResult().get();
-    } catch (ExecutionException e) {
-      return e;
-    }
-    throw new AssertionError("the job did not fail");
-  }
-
-  private void assertPermanent(Throwable failure, String message) {
-    assertThat(ExceptionUtils.stringifyException(failure))
-        .contains("Lance table '" + table + "': " + message);
-    assertThat(ExceptionUtils.findThrowable(failure, PermanentDatasetException.class)).isPresent();
   }
 
   /** Records the rows (id and the second column) as they leave the reader it is chained to. */
