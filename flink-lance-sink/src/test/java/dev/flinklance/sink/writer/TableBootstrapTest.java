@@ -3,6 +3,7 @@ package dev.flinklance.sink.writer;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.access.TableRef;
+import dev.flinklance.sink.SchemaEvolutionMode;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import java.nio.file.Path;
@@ -89,7 +90,7 @@ class TableBootstrapTest {
                 () -> {
                   start.await();
                   return TableBootstrap.ensureTable(
-                      table, TestFragments.SCHEMA, false, null, creates);
+                      table, TestFragments.SCHEMA, false, null, creates, SchemaEvolutionMode.NONE);
                 }));
       }
       start.countDown();
@@ -174,7 +175,12 @@ class TableBootstrapTest {
     LanceTestTables.appendFragments(uri, TestFragments.write(uri, 7, 8));
     TableBootstrap.TargetTable layout =
         TableBootstrap.ensureTable(
-            new TableRef(uri, Map.of()), TestFragments.SCHEMA, true, "2.2", true);
+            new TableRef(uri, Map.of()),
+            TestFragments.SCHEMA,
+            true,
+            "2.2",
+            true,
+            SchemaEvolutionMode.NONE);
     assertThat(layout.dataStorageVersion())
         .as("an existing table keeps its format")
         .isEqualTo("2.1");
