@@ -84,16 +84,7 @@ class SchemaEvolutionITCase {
   @Test
   void aColumnAnotherClientAddsWhileTheJobRunsIsNullInOurRows() throws Exception {
     String table = dir.resolve("t").toString();
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(2);
-    env.enableCheckpointing(100);
-    env.fromSource(
-            TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(100)),
-            WatermarkStrategy.noWatermarks(),
-            "ids")
-        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
-    JobClient job = env.executeAsync();
-    LanceTestTables.awaitSinkCommits(table, 3, Duration.ofMinutes(1));
+    JobClient job = appending(table, 100, 3);
     long added = addColumn(table, Field.nullable("extra", ArrowType.Utf8.INSTANCE));
     job.getJobExecutionResult().get(2, TimeUnit.MINUTES);
 
@@ -109,34 +100,25 @@ class SchemaEvolutionITCase {
   }
 
   /**
-   * A job stopped with a savepoint and upgraded with one more column: with add-columns the restored
-   * job adds it and writes it (the rows before read NULL there); with none it fails naming the
-   * column and the option, committing nothing.
+   * A job stopped with a savepoint and upgraded with one more column, after another client added a
+   * column the job does not know: with add-columns the restored job adds its column and writes it
+   * (the rows before read NULL there), and NULL into the other client's; with none it fails naming
+   * the column and the option, committing nothing.
    */
   @ParameterizedTest
   @EnumSource(SchemaEvolutionMode.class)
   void aJobUpgradedFromASavepointWithOneMoreColumn(SchemaEvolutionMode mode) throws Exception {
     String table = dir.resolve("t").toString();
-    StreamExecutionEnvironment first = StreamExecutionEnvironment.getExecutionEnvironment();
-    first.setParallelism(2);
-    first.enableCheckpointing(100);
-    first
-        .fromSource(
-            TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(100)),
-            WatermarkStrategy.noWatermarks(),
-            "ids")
-        .uid("ids")
-        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build())
-        .uid("lance-sink");
-    JobClient running = first.executeAsync();
-    LanceTestTables.awaitSinkCommits(table, 3, Duration.ofMinutes(1));
+    JobClient running = appending(table, 100, 3);
     String savepoint =
         running
             .stopWithSavepoint(
                 false, dir.resolve("savepoints").toUri().toString(), SavepointFormatType.CANONICAL)
             .get();
     Set<Long> before = new HashSet<>(LanceTestTables.readLongs(table, "id"));
-    long versionAtSavepoint = LanceTestTables.latestVersion(table);
+    // and another client widens the table before the restore: the upgraded job lacks that column
+    long versionAtSavepoint =
+        addColumn(table, Field.nullable("extra", new ArrowType.Int(32, true)));
     assertThat(before.size()).as("the first job stopped mid-way").isBetween(1, ROWS - 1);
 
     Configuration restore = new Configuration();
@@ -171,9 +153,10 @@ class SchemaEvolutionITCase {
     List<List<Object>> expected = new ArrayList<>();
     for (long id = 0; id < ROWS; id++) {
       expected.add(
-          java.util.Arrays.asList(id, "name-" + id, before.contains(id) ? null : "e-" + id));
+          java.util.Arrays.asList(id, "name-" + id, before.contains(id) ? null : "e-" + id, null));
     }
-    assertThat(read(table, "id", "name", "email")).containsExactlyInAnyOrderElementsOf(expected);
+    assertThat(read(table, "id", "name", "email", "extra"))
+        .containsExactlyInAnyOrderElementsOf(expected);
     assertThat(LanceTestTables.commits(table))
         .filteredOn(c -> c.properties().containsKey("flink.schema-change"))
         .as("one stamped commit added the column")
@@ -189,16 +172,7 @@ class SchemaEvolutionITCase {
   @ValueSource(strings = {"drop", "rename"})
   void aColumnTheJobWritesChangedUnderItFailsTheJob(String change) throws Exception {
     String table = dir.resolve("t").toString();
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(2);
-    env.enableCheckpointing(100);
-    env.fromSource(
-            TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(50)),
-            WatermarkStrategy.noWatermarks(),
-            "ids")
-        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
-    JobClient job = env.executeAsync();
-    LanceTestTables.awaitSinkCommits(table, 2, Duration.ofMinutes(1));
+    JobClient job = appending(table, 50, 2);
     long changed = changeName(table, change);
     String expected =
         switch (change) {
@@ -250,6 +224,27 @@ class SchemaEvolutionITCase {
             java.util.Arrays.asList(2L, "name-2", "e-2"),
             java.util.Arrays.asList(3L, "name-3", null),
             java.util.Arrays.asList(4L, "name-4", "e-4"));
+  }
+
+  /**
+   * Starts a streaming job appending TestRows' {@link #ROWS} rows, {@code rowsPerCheckpoint} each
+   * checkpoint, and waits for its first {@code commits} commits.
+   */
+  private static JobClient appending(String table, int rowsPerCheckpoint, int commits)
+      throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(2);
+    env.enableCheckpointing(100);
+    env.fromSource(
+            TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(rowsPerCheckpoint)),
+            WatermarkStrategy.noWatermarks(),
+            "ids")
+        .uid("ids")
+        .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build())
+        .uid("lance-sink");
+    JobClient job = env.executeAsync();
+    LanceTestTables.awaitSinkCommits(table, commits, Duration.ofMinutes(1));
+    return job;
   }
 
   /** The columns' values, strings as Java strings. */

@@ -1,8 +1,11 @@
 package dev.flinklance.sink.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.access.TableRef;
+import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.schema.SchemaEvolution;
 import dev.flinklance.sink.SchemaEvolutionMode;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
@@ -22,6 +25,8 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Table creation is race-free: concurrent first writers never overwrite each other. */
 class TableBootstrapTest {
@@ -74,6 +79,72 @@ class TableBootstrapTest {
     String uri = dir.resolve("t").toString();
     ensureConcurrently(uri, 8, i -> i == 0);
     assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(1);
+  }
+
+  /**
+   * Writers whose rows have a column the existing table lacks, under add-columns: subtask 0 adds
+   * it, the others wait for it; when every caller adds at once (separate jobs), the races are
+   * harmless. Either way one commit adds the column, and every caller sees it.
+   */
+  @ParameterizedTest(name = "every caller adds: {0}")
+  @ValueSource(booleans = {false, true})
+  void concurrentWritersAddAMissingColumnOnce(boolean everyCallerAdds) throws Exception {
+    String uri = dir.resolve("t").toString();
+    TestFragments.createTable(uri);
+    Schema wider = withEmail(TestFragments.SCHEMA.getFields());
+    TableRef table = new TableRef(uri, Map.of());
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<TableBootstrap.TargetTable>> layouts = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        boolean creates = everyCallerAdds || i == 0;
+        layouts.add(
+            pool.submit(
+                () ->
+                    TableBootstrap.ensureTable(
+                        table, wider, false, null, creates, SchemaEvolutionMode.ADD_COLUMNS)));
+      }
+      for (Future<TableBootstrap.TargetTable> layout : layouts) {
+        assertThat(layout.get().schema().getFields())
+            .extracting(Field::getName)
+            .containsExactly("id", "name", "email");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(LanceTestTables.commits(uri))
+        .filteredOn(c -> c.properties().containsKey(SchemaEvolution.STAMP))
+        .hasSize(1);
+  }
+
+  /** Under none, a missing column fails naming the table, the column and the option. */
+  @Test
+  void aMissingColumnWithoutSchemaEvolutionIsRefused() {
+    String uri = dir.resolve("t").toString();
+    TestFragments.createTable(uri);
+    Schema wider = withEmail(TestFragments.SCHEMA.getFields().subList(0, 1));
+    assertThatThrownBy(
+            () ->
+                TableBootstrap.ensureTable(
+                    new TableRef(uri, Map.of()),
+                    wider,
+                    false,
+                    null,
+                    true,
+                    SchemaEvolutionMode.NONE))
+        .isInstanceOf(PermanentDatasetException.class)
+        .hasMessageContaining(uri)
+        .hasMessageContaining(
+            "the stream has columns the table lacks: [email Utf8]; set 'sink.schema-evolution' ="
+                + " 'add-columns'");
+    assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(1);
+  }
+
+  /** {@code columns} and a nullable {@code email STRING}. */
+  private static Schema withEmail(List<Field> columns) {
+    List<Field> fields = new ArrayList<>(columns);
+    fields.add(Field.nullable("email", ArrowType.Utf8.INSTANCE));
+    return new Schema(fields);
   }
 
   private static void ensureConcurrently(String uri, int callers, IntPredicate creator)
