@@ -79,7 +79,7 @@ final class WrittenColumns {
       }
       if (old != null && !old.type().equals(current.type())) {
         // plain Lance's addColumns may give a column added after a drop the dropped one's id
-        throw refused(committable, retyped(old, current));
+        throw refused(committable, replaced(old, current));
       }
     }
   }
@@ -98,14 +98,13 @@ final class WrittenColumns {
         committable,
         sameName == null
             ? String.format("column %s that the sink writes was dropped from the table", old)
-            : retyped(old, sameName));
+            : replaced(old, sameName));
   }
 
-  private static String retyped(Column old, Column now) {
+  private static String replaced(Column old, Column now) {
     return String.format(
-        "column %s that the sink writes was dropped from the table and added again as %s (a"
-            + " changed type)",
-        old, now);
+        "column %s that the sink writes was dropped from the table and added again as %s (%s)",
+        old, now, old.type().equals(now.type()) ? "a new, empty column" : "a changed type");
   }
 
   private PermanentDatasetException refused(LanceCommittable committable, String what) {

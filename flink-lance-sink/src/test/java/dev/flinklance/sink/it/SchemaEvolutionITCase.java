@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.SchemaEvolutionMode;
+import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.TestClusters;
@@ -16,7 +17,9 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
@@ -26,6 +29,7 @@ import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.util.Text;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
+import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
@@ -78,16 +82,25 @@ class SchemaEvolutionITCase {
 
   /**
    * Another client adds a nullable column while the job runs: the writers keep writing the columns
-   * they know, the commits land on the widened table, and the new column reads NULL for our rows.
-   * No restart (the cluster has none): every row exactly once.
+   * they know, the commits land on the widened table, and the new column reads NULL for our rows;
+   * no restart needed. Then (second case) the job fails over: the restarted writers open the wider
+   * table and write NULL into the column their rows lack. Every row exactly once.
    */
-  @Test
-  void aColumnAnotherClientAddsWhileTheJobRunsIsNullInOurRows() throws Exception {
+  @ParameterizedTest(name = "failover after the change: {0}")
+  @ValueSource(booleans = {false, true})
+  void aColumnAnotherClientAddsWhileTheJobRunsIsNullInOurRows(boolean failover) throws Exception {
     String table = dir.resolve("t").toString();
-    JobClient job = appending(table, 100, 3);
+    String token = "widened-" + UUID.randomUUID();
+    JobClient job =
+        appending(
+            table, 100, 3, failover ? TestClusters.threeRestarts() : new Configuration(), token);
     long added = addColumn(table, Field.nullable("extra", ArrowType.Utf8.INSTANCE));
+    if (failover) {
+      ARMED.add(token);
+    }
     job.getJobExecutionResult().get(2, TimeUnit.MINUTES);
 
+    assertThat(Failures.fired(token)).as("failed over").isEqualTo(failover);
     assertThat(LanceTestTables.sinkCommits(table))
         .extracting(Commit::version)
         .as("the sink went on committing after the other client's change")
@@ -226,13 +239,41 @@ class SchemaEvolutionITCase {
             java.util.Arrays.asList(4L, "name-4", "e-4"));
   }
 
-  /**
-   * Starts a streaming job appending TestRows' {@link #ROWS} rows, {@code rowsPerCheckpoint} each
-   * checkpoint, and waits for its first {@code commits} commits.
-   */
+  /** Tokens of the jobs whose {@link FailOnceArmed} may fail now. */
+  private static final Set<String> ARMED = ConcurrentHashMap.newKeySet();
+
+  /** Passes records through; fails the first one after the test armed its token, once. */
+  private static final class FailOnceArmed implements MapFunction<RowData, RowData> {
+    private static final long serialVersionUID = 1L;
+    private final String token;
+
+    FailOnceArmed(String token) {
+      this.token = token;
+    }
+
+    @Override
+    public RowData map(RowData row) {
+      if (ARMED.contains(token) && Failures.fireOnce(token)) {
+        throw new RuntimeException("Injected failure after the other client's change");
+      }
+      return row;
+    }
+  }
+
   private static JobClient appending(String table, int rowsPerCheckpoint, int commits)
       throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    return appending(table, rowsPerCheckpoint, commits, new Configuration(), "never-armed");
+  }
+
+  /**
+   * Starts a streaming job appending TestRows' {@link #ROWS} rows, {@code rowsPerCheckpoint} each
+   * checkpoint, through a {@link FailOnceArmed} of {@code token}, and waits for its first {@code
+   * commits} commits.
+   */
+  private static JobClient appending(
+      String table, int rowsPerCheckpoint, int commits, Configuration restarts, String token)
+      throws Exception {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment(restarts);
     env.setParallelism(2);
     env.enableCheckpointing(100);
     env.fromSource(
@@ -240,6 +281,9 @@ class SchemaEvolutionITCase {
             WatermarkStrategy.noWatermarks(),
             "ids")
         .uid("ids")
+        .map(new FailOnceArmed(token))
+        .returns(TestRows.TYPE_INFO)
+        .uid("fails-once-armed")
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build())
         .uid("lance-sink");
     JobClient job = env.executeAsync();

@@ -2,6 +2,7 @@ package dev.flinklance.sink.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.flinklance.access.TableRef;
 import dev.flinklance.errors.PermanentDatasetException;
@@ -22,6 +23,7 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -115,6 +117,31 @@ class TableBootstrapTest {
     assertThat(LanceTestTables.commits(uri))
         .filteredOn(c -> c.properties().containsKey(SchemaEvolution.STAMP))
         .hasSize(1);
+  }
+
+  /** A field the stream's ROW column has and the table's lacks is added inside it, nullable. */
+  @Test
+  void aMissingRowFieldIsAddedInsideItsColumn() {
+    String uri = dir.resolve("t").toString();
+    Field a = Field.nullable("a", new ArrowType.Int(32, true));
+    Field b = Field.nullable("b", ArrowType.Utf8.INSTANCE);
+    TestFragments.createTable(uri, new Schema(List.of(point(a))));
+    TableBootstrap.TargetTable layout =
+        TableBootstrap.ensureTable(
+            new TableRef(uri, Map.of()),
+            new Schema(List.of(point(a, b))),
+            false,
+            null,
+            true,
+            SchemaEvolutionMode.ADD_COLUMNS);
+    assertThat(layout.schema().getFields().get(0).getChildren())
+        .extracting(Field::getName, Field::getType)
+        .containsExactly(tuple("a", a.getType()), tuple("b", b.getType()));
+    assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(2);
+  }
+
+  private static Field point(Field... fields) {
+    return new Field("point", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(fields));
   }
 
   /** Under none, a missing column fails naming the table, the column and the option. */
