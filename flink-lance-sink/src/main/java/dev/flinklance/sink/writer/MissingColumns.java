@@ -28,6 +28,9 @@ final class MissingColumns {
   /** The transaction property naming the sink whose start added the columns. */
   static final String ADDED_BY = "flink.sink.schema-evolution";
 
+  /** Tries of the addition, each after another writer added some of the columns meanwhile. */
+  private static final int ATTEMPTS = 3;
+
   private final List<ColumnChange.Add> additions;
 
   private MissingColumns(List<ColumnChange.Add> additions) {
@@ -100,19 +103,25 @@ final class MissingColumns {
               SchemaEvolutionMode.ADD_COLUMNS),
           null);
     }
-    try {
-      SchemaEvolution.apply(
-          table,
-          List.copyOf(missing.additions),
-          Map.of(ADDED_BY, SchemaEvolutionMode.ADD_COLUMNS.toString()));
-    } catch (IllegalArgumentException refused) {
-      // "a column of that name exists": someone added it since our look; anything else stays
-      table.moveToLatest();
-      if (!of(stream, table.dataset().getSchema()).isEmpty()) {
-        throw new PermanentDatasetException(uri, refused.getMessage(), refused);
+    for (int attempt = 1; ; attempt++) {
+      try {
+        SchemaEvolution.apply(
+            table,
+            List.copyOf(missing.additions),
+            Map.of(ADDED_BY, SchemaEvolutionMode.ADD_COLUMNS.toString()));
+        return table.dataset().getSchema();
+      } catch (IllegalArgumentException refused) {
+        // "a column of that name exists": someone added some since our look; add the rest
+        table.moveToLatest();
+        missing = of(stream, table.dataset().getSchema());
+        if (missing.isEmpty()) {
+          return table.dataset().getSchema();
+        }
+        if (attempt == ATTEMPTS) {
+          throw new PermanentDatasetException(uri, refused.getMessage(), refused);
+        }
       }
     }
-    return table.dataset().getSchema();
   }
 
   @Override

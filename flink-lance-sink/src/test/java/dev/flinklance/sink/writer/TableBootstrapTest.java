@@ -144,6 +144,28 @@ class TableBootstrapTest {
     return new Field("point", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(fields));
   }
 
+  /** A NOT NULL column cannot be added: the table's rows would have no value in it. */
+  @Test
+  void aMissingNotNullColumnIsRefusedUnderAddColumns() {
+    String uri = dir.resolve("t").toString();
+    TestFragments.createTable(uri);
+    List<Field> columns = new ArrayList<>(TestFragments.SCHEMA.getFields());
+    columns.add(Field.notNullable("code", new ArrowType.Int(32, true)));
+    assertThatThrownBy(
+            () ->
+                TableBootstrap.ensureTable(
+                    new TableRef(uri, Map.of()),
+                    new Schema(columns),
+                    false,
+                    null,
+                    true,
+                    SchemaEvolutionMode.ADD_COLUMNS))
+        .isInstanceOf(PermanentDatasetException.class)
+        .hasMessageContaining(uri)
+        .hasMessageContaining("'code' is NOT NULL");
+    assertThat(LanceTestTables.latestVersion(uri)).as("nothing committed").isEqualTo(1);
+  }
+
   /** Under none, a missing column fails naming the table, the column and the option. */
   @Test
   void aMissingColumnWithoutSchemaEvolutionIsRefused() {
