@@ -28,6 +28,7 @@ import java.util.Set;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
@@ -453,8 +454,7 @@ public class LanceCatalog extends AbstractCatalog {
       Map<String, String> after = new HashMap<>(before);
       after.putAll(set);
       after.keySet().removeAll(reset);
-      List<String> columns =
-          dataset.getSchema().getFields().stream().map(f -> f.getName()).toList();
+      List<String> columns = dataset.getSchema().getFields().stream().map(Field::getName).toList();
       Stream.concat(set.keySet().stream(), reset.stream())
           .forEach(key -> checkChangeable(path, key, before, after, columns));
       List<ColumnChange> planned =
