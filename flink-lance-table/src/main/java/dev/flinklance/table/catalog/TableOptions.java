@@ -10,10 +10,10 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.ConfigurationUtils;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.factories.FactoryUtil;
 
@@ -123,7 +123,7 @@ public final class TableOptions {
         if (entries.isEmpty()) {
           kept.remove(option.key());
         } else {
-          kept.put(option.key(), ConfigurationUtils.parseMapToString(entries));
+          kept.put(option.key(), mapText(entries));
         }
       }
     }
@@ -161,6 +161,17 @@ public final class TableOptions {
                 LanceDatasetOptions.VECTOR_COLUMNS.key()));
       }
     }
+  }
+
+  /** A map option's value as a user writes it ({@code emb:4,title:8}), quoted where needed. */
+  private static String mapText(Map<String, String> entries) {
+    return entries.entrySet().stream()
+        .map(entry -> quoted(entry.getKey()) + ":" + quoted(entry.getValue()))
+        .collect(Collectors.joining(","));
+  }
+
+  private static String quoted(String text) {
+    return text.matches("[^,:'\"]*") ? text : "'" + text.replace("'", "''") + "'";
   }
 
   private static String trimmed(String value) {
