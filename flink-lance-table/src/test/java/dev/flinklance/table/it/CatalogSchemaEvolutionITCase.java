@@ -5,6 +5,10 @@ import static dev.flinklance.table.testing.Sql.queryStrings;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.access.OpenTable;
+import dev.flinklance.access.TableRef;
+import dev.flinklance.schema.ColumnChange;
+import dev.flinklance.schema.ColumnPath;
 import dev.flinklance.schema.SchemaEvolution;
 import dev.flinklance.table.testing.Sql;
 import dev.flinklance.table.testing.TestCatalog;
@@ -13,6 +17,7 @@ import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -133,6 +138,15 @@ class CatalogSchemaEvolutionITCase {
         .isEqualTo("DROP s.c");
     assertThat(queryStrings(env, "SELECT id, s FROM d"))
         .containsExactlyInAnyOrder("+I[1, +I[1, null]]", "+I[2, +I[2, x]]", "+I[3, +I[3, y]]");
+
+    // a comment another client wrote (Spark's field metadata key) shows as the column's comment
+    try (OpenTable table = OpenTable.latest(new TableRef(uri, Map.of()))) {
+      SchemaEvolution.apply(
+          table,
+          List.of(new ColumnChange.Comment(ColumnPath.of("id"), "written elsewhere")),
+          Map.of());
+    }
+    assertThat(queryStrings(env, "DESCRIBE d").get(0)).endsWith(", written elsewhere]");
 
     long version = LanceTestTables.latestVersion(uri);
     assertThatThrownBy(() -> exec(env, "ALTER TABLE d SET ('vector-columns' = 'emb:3')"))
