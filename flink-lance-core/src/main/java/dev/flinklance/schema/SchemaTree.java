@@ -67,12 +67,14 @@ final class SchemaTree {
           children.add(of(field.getChildren().get(i), arrow.getChildren().get(i)));
         }
       }
+      // the type as Arrow has it: LanceField's is parsed back from Lance's logical type, which
+      // loses some (a timestamp without a zone comes back with the zone "-")
       return new Node(
           field.getName(),
           field.getId(),
           field.isNullable(),
-          field.getType(),
-          field.getDictionaryEncoding().orElse(null),
+          arrow.getType(),
+          arrow.getDictionary(),
           field.getMetadata(),
           children,
           field.isUnenforcedPrimaryKey());

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
@@ -20,6 +21,7 @@ import org.apache.flink.table.data.GenericArrayData;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,8 @@ class SchemaEvolutionTest {
                   DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
                   DataTypes.FIELD("name", DataTypes.STRING().notNull()),
                   DataTypes.FIELD("v", DataTypes.ARRAY(DataTypes.FLOAT().notNull())),
-                  DataTypes.FIELD("s", DataTypes.ROW(DataTypes.FIELD("a", DataTypes.INT()))))
+                  DataTypes.FIELD("s", DataTypes.ROW(DataTypes.FIELD("a", DataTypes.INT()))),
+                  DataTypes.FIELD("ts", DataTypes.TIMESTAMP(3)))
               .getLogicalType();
 
   @TempDir Path dir;
@@ -55,7 +58,8 @@ class SchemaEvolutionTest {
               (long) i,
               StringData.fromString("n" + i),
               new GenericArrayData(new float[] {i, i}),
-              GenericRowData.of(i)));
+              GenericRowData.of(i),
+              TimestampData.fromEpochMillis(1_000L * i)));
     }
     return rows;
   }
@@ -111,7 +115,13 @@ class SchemaEvolutionTest {
 
     assertThat(version).isEqualTo(before + 1);
     assertThat(describe())
-        .containsExactly("v#2", "id#0!", "full_name#1'who it is'", "email#5", "s#3[a2#4, b#6]");
+        .containsExactly(
+            "v#2", "id#0!", "full_name#1'who it is'", "email#6", "s#3[a2#4, b#7]", "ts#5");
+    try (OpenTable table = OpenTable.latest(TableRef.at(uri, Map.of()))) {
+      assertThat(table.dataset().getSchema().findField("ts").getType())
+          .as("a timestamp without a zone keeps it")
+          .isEqualTo(new ArrowType.Timestamp(TimeUnit.MILLISECOND, null));
+    }
     assertThat(LanceTestTables.readColumns(uri, List.of("id", "full_name", "email")).toString())
         .isEqualTo("[[0, n0, null], [1, n1, null], [2, n2, null]]");
     assertThat(LanceTestTables.readColumns(uri, List.of("s")).toString())
@@ -146,7 +156,7 @@ class SchemaEvolutionTest {
         new ColumnChange.Drop(ColumnPath.of("v")),
         new ColumnChange.Add(ColumnPath.of("emb"), vector, ColumnPosition.LAST));
 
-    assertThat(describe()).containsExactly("id#0!", "name#1!", "s#3[a#4]", "emb#5");
+    assertThat(describe()).containsExactly("id#0!", "name#1!", "s#3[a#4]", "ts#5", "emb#6");
     assertThat(LanceTestTables.readColumns(uri, List.of("id", "emb")).toString())
         .isEqualTo("[[0, null], [1, null], [2, null]]");
     // the dropped column's data stays in the versions before
@@ -182,7 +192,7 @@ class SchemaEvolutionTest {
         .hasMessage(
             "Cannot DROP nope on table "
                 + uri
-                + ": there is no such column; the table has [id, name, v, s]");
+                + ": there is no such column; the table has [id, name, v, s, ts]");
     assertThatThrownBy(() -> apply(new ColumnChange.Rename(ColumnPath.of("id"), "name")))
         .hasMessageContaining("a column named 'name' exists");
     assertThatThrownBy(() -> apply(new ColumnChange.Drop(ColumnPath.of("s", "a"))))

@@ -7,6 +7,7 @@ import dev.flinklance.access.VersionMark;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceRetries;
 import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.schema.FieldIds;
 import dev.flinklance.sink.SchemaEvolutionMode;
 import java.time.Duration;
 import java.util.Map;
@@ -81,7 +82,7 @@ public final class TableBootstrap {
       MissingColumns.addTo(opened, streamSchema, evolution);
       Dataset dataset = opened.dataset();
       return new TargetTable(
-          dataset.getSchema(),
+          FieldIds.schemaOf(dataset),
           dataset.getLanceSchema(),
           dataset.getLanceFileFormatVersion(),
           VersionMark.of(dataset));

@@ -215,7 +215,11 @@ class TableBootstrapTest {
       }
       start.countDown();
       for (Future<TableBootstrap.TargetTable> layout : layouts) {
-        assertThat(layout.get().schema()).isEqualTo(TestFragments.SCHEMA);
+        // the table's columns, each with the Lance field id its fragments' files must carry
+        assertThat(layout.get().schema()).hasToString(TestFragments.SCHEMA.toString());
+        assertThat(layout.get().schema().getFields())
+            .extracting(field -> field.getMetadata().get("lance:field_id"))
+            .containsExactly("0", "1");
       }
     } finally {
       pool.shutdownNow();
