@@ -219,25 +219,7 @@ public class LanceCatalog extends AbstractCatalog {
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     try (OpenTable open = openExisting(path, table)) {
       Dataset dataset = open.dataset();
-      LanceReadSchema schema = LanceReadSchema.of(dataset);
-      RowType rowType = schema.rowType();
-      Map<String, String> config = dataset.getConfig();
-      Map<String, String> options =
-          TableOptions.forColumns(TableOptions.fromConfig(config), rowType.getFieldNames());
-      options.put(LanceDatasetOptions.PATH.key(), table.uri());
-      Schema lanceSchema = dataset.getSchema();
-      org.apache.flink.table.api.Schema.Builder columns =
-          org.apache.flink.table.api.Schema.newBuilder();
-      for (RowType.RowField field : rowType.getFields()) {
-        columns.column(field.getName(), TypeConversions.fromLogicalToDataType(field.getType()));
-        ColumnComments.of(lanceSchema, field.getName()).ifPresent(columns::withComment);
-      }
-      PrimaryKey.declaredBy(lanceSchema).ifPresent(columns::primaryKey);
-      return CatalogTable.newBuilder()
-          .schema(columns.build())
-          .comment(config.get(TableOptions.COMMENT_KEY))
-          .options(options)
-          .build();
+      return describe(table, dataset, dataset.getConfig());
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
@@ -246,17 +228,57 @@ public class LanceCatalog extends AbstractCatalog {
     }
   }
 
+  /** A version's columns (their comments, the primary key) with the options in {@code config}. */
+  private static CatalogTable describe(TableRef table, Dataset version, Map<String, String> config)
+      throws Exception {
+    RowType rowType = LanceReadSchema.of(version).rowType();
+    Map<String, String> options =
+        TableOptions.forColumns(TableOptions.fromConfig(config), rowType.getFieldNames());
+    options.put(LanceDatasetOptions.PATH.key(), table.uri());
+    Schema lanceSchema = version.getSchema();
+    org.apache.flink.table.api.Schema.Builder columns =
+        org.apache.flink.table.api.Schema.newBuilder();
+    for (RowType.RowField field : rowType.getFields()) {
+      columns.column(field.getName(), TypeConversions.fromLogicalToDataType(field.getType()));
+      ColumnComments.of(lanceSchema, field.getName()).ifPresent(columns::withComment);
+    }
+    PrimaryKey.declaredBy(lanceSchema).ifPresent(columns::primaryKey);
+    return CatalogTable.newBuilder()
+        .schema(columns.build())
+        .comment(config.get(TableOptions.COMMENT_KEY))
+        .options(options)
+        .build();
+  }
+
   /**
    * The table as it was at {@code timestamp} ({@code FOR SYSTEM_TIME AS OF TIMESTAMP '...'}): the
    * newest version committed at or before it, read as {@code scan.version} does.
    */
   @Override
   public CatalogBaseTable getTable(ObjectPath path, long timestamp) throws TableNotExistException {
-    CatalogTable latest = (CatalogTable) getTable(path);
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
-    VersionsBy found;
     try (OpenTable open = openExisting(path, table)) {
-      found = VersionsBy.committedBy(open.dataset(), timestamp);
+      Map<String, String> config = open.dataset().getConfig();
+      VersionsBy found = VersionsBy.committedBy(open.dataset(), timestamp);
+      if (found.version() == null) {
+        throw new CatalogException(
+            String.format(
+                "Table %s has no version committed at or before %s (its oldest kept version, %d,"
+                    + " was committed at %s)",
+                path,
+                Instant.ofEpochMilli(timestamp),
+                found.oldest() == null ? 0 : found.oldest().version(),
+                found.oldest() == null
+                    ? "-"
+                    : Instant.EPOCH.plusNanos(found.oldest().epochNanos())));
+      }
+      // the columns of that version (a column renamed or dropped since reads as it was then),
+      // the options the table has now
+      open.moveTo(found.version().version());
+      CatalogTable then = describe(table, open.dataset(), config);
+      Map<String, String> options = new HashMap<>(then.getOptions());
+      options.put(LanceSourceOptions.SCAN_VERSION.key(), Long.toString(found.version().version()));
+      return then.copy(options);
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
@@ -265,19 +287,6 @@ public class LanceCatalog extends AbstractCatalog {
               "Cannot read the versions of table %s at %s: %s", path, table, e.getMessage()),
           e);
     }
-    if (found.version() == null) {
-      throw new CatalogException(
-          String.format(
-              "Table %s has no version committed at or before %s (its oldest kept version, %d, was"
-                  + " committed at %s)",
-              path,
-              Instant.ofEpochMilli(timestamp),
-              found.oldest() == null ? 0 : found.oldest().version(),
-              found.oldest() == null ? "-" : Instant.EPOCH.plusNanos(found.oldest().epochNanos())));
-    }
-    Map<String, String> options = new HashMap<>(latest.getOptions());
-    options.put(LanceSourceOptions.SCAN_VERSION.key(), Long.toString(found.version().version()));
-    return latest.copy(options);
   }
 
   @Override
