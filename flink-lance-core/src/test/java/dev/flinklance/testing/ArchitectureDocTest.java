@@ -52,6 +52,7 @@ class ArchitectureDocTest {
           "IndexParams",
           "NoClassDefFoundError",
           "Overwrite",
+          "Project",
           "Query",
           "ReserveFragments",
           "Rewrite",
