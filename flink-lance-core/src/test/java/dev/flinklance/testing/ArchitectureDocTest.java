@@ -48,6 +48,7 @@ class ArchitectureDocTest {
           "CommittableSummary",
           "Dataset",
           "DistanceType",
+          "FixedSizeList",
           "IOException",
           "IndexParams",
           "NoClassDefFoundError",
