@@ -164,6 +164,8 @@ class LanceDbInteropITCase {
     exec(env, "INSERT INTO evolved VALUES (3, 'c', 30, 'z', 'c@x')");
     exec(env, "ALTER TABLE evolved RENAME score TO points");
     exec(env, "ALTER TABLE evolved DROP note");
+    // written after the drop: the data file carries the table's field ids, not positions
+    exec(env, "INSERT INTO evolved VALUES (4, 'd', 40, 'd@x')");
 
     JsonNode read = LanceDbNode.read(dir.resolve("default"), "evolved");
     assertThat(read.get("fields").fieldNames())
@@ -175,7 +177,8 @@ class LanceDbInteropITCase {
         .containsExactlyInAnyOrder(
             row("id", num(1), "name", "a", "points", num(10), "email", null),
             row("id", num(2), "name", "b", "points", num(20), "email", null),
-            row("id", num(3), "name", "c", "points", num(30), "email", "c@x"));
+            row("id", num(3), "name", "c", "points", num(30), "email", "c@x"),
+            row("id", num(4), "name", "d", "points", num(40), "email", "d@x"));
   }
 
   @Test
@@ -207,9 +210,13 @@ class LanceDbInteropITCase {
             + " ('connector' = 'lance', 'path' = '"
             + dir.resolve("changed.lance")
             + "')");
-    assertThat(query(env, "SELECT * FROM narrowed WHERE id IN (1, 5, 1000)"))
+    exec(env, "INSERT INTO narrowed VALUES (2000, 'after', 'drop')");
+    assertThat(query(env, "SELECT * FROM narrowed WHERE id IN (1, 5, 1000, 2000)"))
         .containsExactlyInAnyOrder(
-            Row.of(1L, "näme-1", null), Row.of(5L, null, null), Row.of(1000L, "new", "more"));
+            Row.of(1L, "näme-1", null),
+            Row.of(5L, null, null),
+            Row.of(1000L, "new", "more"),
+            Row.of(2000L, "after", "drop"));
   }
 
   private static double score(Row row) {
