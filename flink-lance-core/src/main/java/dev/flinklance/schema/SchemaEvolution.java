@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.SourcedTransaction;
@@ -73,6 +74,22 @@ public final class SchemaEvolution {
     return version;
   }
 
+  /**
+   * The Arrow schema {@code changes} would give the version open in {@code dataset}, checked as
+   * {@link #apply} checks them, nothing committed: for a check at planning of what a sink will add.
+   *
+   * @throws IllegalArgumentException if a change cannot be made, naming the table and column
+   */
+  public static Schema preview(Dataset dataset, String uri, List<ColumnChange> changes) {
+    return planned(dataset, uri, changes).toArrow();
+  }
+
+  private static SchemaTree planned(Dataset dataset, String uri, List<ColumnChange> changes) {
+    SchemaTree after = SchemaTree.of(dataset.getLanceSchema(), dataset.getSchema());
+    changes.forEach(change -> apply(after, change, uri));
+    return after;
+  }
+
   private static long commit(
       OpenTable table,
       List<ColumnChange> changes,
@@ -82,8 +99,7 @@ public final class SchemaEvolution {
     Dataset dataset = table.dataset();
     String uri = table.table().uri();
     SchemaTree before = SchemaTree.of(dataset.getLanceSchema(), dataset.getSchema());
-    SchemaTree after = SchemaTree.of(dataset.getLanceSchema(), dataset.getSchema());
-    changes.forEach(change -> apply(after, change, uri));
+    SchemaTree after = planned(dataset, uri, changes);
     Map<String, String> stamp = new HashMap<>(properties);
     stamp.put(STAMP, description);
     stamp.put(CommitStamp.CONNECTOR_VERSION, CommitStamp.connectorVersion());

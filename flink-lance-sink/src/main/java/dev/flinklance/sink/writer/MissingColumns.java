@@ -17,6 +17,8 @@ import java.util.stream.Collectors;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.flink.annotation.Internal;
+import org.lance.Dataset;
 
 /**
  * The columns of the sink's rows, and the fields of their ROW columns, that an existing table
@@ -24,7 +26,8 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * refused by name otherwise. Type differences of columns both have are left to the column writers,
  * which name the column and both types.
  */
-final class MissingColumns {
+@Internal
+public final class MissingColumns {
   /** The transaction property naming the sink whose start added the columns. */
   static final String ADDED_BY = "flink.sink.schema-evolution";
 
@@ -37,8 +40,19 @@ final class MissingColumns {
     this.additions = additions;
   }
 
+  /**
+   * The columns {@code table} will have once a sink with {@code sink.schema-evolution} = {@code
+   * add-columns} added what {@code stream} has and it lacks: for the SQL sink's check at planning.
+   *
+   * @throws IllegalArgumentException naming a column that cannot be added (NOT NULL)
+   */
+  public static Schema widened(Dataset table, String uri, Schema stream) {
+    return SchemaEvolution.preview(
+        table, uri, List.copyOf(of(stream, table.getSchema()).additions));
+  }
+
   /** What {@code stream} has and {@code table} lacks, each new column or field after the last. */
-  static MissingColumns of(Schema stream, Schema table) {
+  public static MissingColumns of(Schema stream, Schema table) {
     List<ColumnChange.Add> additions = new ArrayList<>();
     collect(List.of(), stream.getFields(), table.getFields(), additions);
     return new MissingColumns(additions);
@@ -62,7 +76,7 @@ final class MissingColumns {
     }
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return additions.isEmpty();
   }
 

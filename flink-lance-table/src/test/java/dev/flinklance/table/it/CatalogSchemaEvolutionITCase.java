@@ -230,6 +230,46 @@ class CatalogSchemaEvolutionITCase {
     return last.properties().get(SchemaEvolution.STAMP);
   }
 
+  /**
+   * The SQL sink's {@code sink.schema-evolution}: a table declared with one more column than its
+   * Lance table is refused by default, and widened (one stamped commit) with {@code add-columns}.
+   */
+  @Test
+  void anSqlSinkAddsTheColumnsItDeclaresWhenAskedTo() {
+    TableEnvironment env = Sql.batch();
+    String uri = dir.resolve("sql.lance").toString();
+    exec(
+        env,
+        "CREATE TEMPORARY TABLE narrow (id BIGINT, v STRING) WITH ('connector' = 'lance', 'path'"
+            + " = '"
+            + uri
+            + "')");
+    exec(env, "INSERT INTO narrow VALUES (1, 'a')");
+    String wide =
+        "CREATE TEMPORARY TABLE wide (id BIGINT, v STRING, email STRING) WITH ('connector' ="
+            + " 'lance', 'path' = '"
+            + uri
+            + "'%s)";
+    exec(env, String.format(wide, ""));
+    long version = LanceTestTables.latestVersion(uri);
+    refused(
+        env,
+        "INSERT INTO wide VALUES (2, 'b', 'b@x')",
+        "the table lacks declared columns [email Utf8]; set 'sink.schema-evolution' ="
+            + " 'add-columns' to add them (nullable)");
+    assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(version);
+
+    exec(env, "DROP TEMPORARY TABLE wide");
+    exec(env, String.format(wide, ", 'sink.schema-evolution' = 'add-columns'"));
+    exec(env, "INSERT INTO wide VALUES (2, 'b', 'b@x')");
+    assertThat(queryStrings(env, "SELECT * FROM wide"))
+        .containsExactlyInAnyOrder("+I[1, a, null]", "+I[2, b, b@x]");
+    assertThat(LanceTestTables.commits(uri))
+        .filteredOn(commit -> commit.properties().containsKey(SchemaEvolution.STAMP))
+        .extracting(commit -> commit.properties().get(SchemaEvolution.STAMP))
+        .containsExactly("ADD email Utf8");
+  }
+
   private void refused(TableEnvironment env, String statement, String message) {
     assertThatThrownBy(() -> exec(env, statement)).as(statement).hasStackTraceContaining(message);
   }
