@@ -1,6 +1,8 @@
 // A second Lance implementation for the interop tests: the LanceDB Node SDK (a newer Lance inside).
 //   node interop.mjs read <database dir> <table>   prints the table's rows and schema as JSON
 //   node interop.mjs write <database dir> <table>  creates the table LanceDbInteropITCase expects
+//   node interop.mjs widen <database dir> <table>  adds the column extra, renames name to label
+//   node interop.mjs narrow <database dir> <table> drops the column score
 import * as lancedb from "@lancedb/lancedb";
 import * as arrow from "apache-arrow";
 
@@ -62,5 +64,18 @@ async function write(dir, name) {
   await table.delete("id % 10 = 3");
 }
 
+// the SDK's own schema changes: addColumns (a Merge), alterColumns and dropColumns (Projects)
+async function widen(dir, name) {
+  const table = await (await lancedb.connect(dir)).openTable(name);
+  await table.addColumns([{ name: "extra", valueSql: "CAST(NULL AS STRING)" }]);
+  await table.alterColumns([{ path: "name", rename: "label" }]);
+}
+
+async function narrow(dir, name) {
+  const table = await (await lancedb.connect(dir)).openTable(name);
+  await table.dropColumns(["score"]);
+}
+
+const commands = { read, write, widen, narrow };
 const [command, dir, name] = process.argv.slice(2);
-await (command === "read" ? read(dir, name) : write(dir, name));
+await commands[command](dir, name);

@@ -1,6 +1,7 @@
 package dev.flinklance.access;
 
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.arrow.read.LostColumns;
 import dev.flinklance.arrow.read.ReadableAs;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.PermanentDatasetException;
@@ -12,6 +13,7 @@ import java.util.function.Function;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
+import org.lance.schema.LanceSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -137,6 +139,7 @@ public final class FollowedTable implements AutoCloseable {
         return; // another thread moved it meanwhile
       }
       long before = open.dataset().version();
+      LanceSchema schemaBefore = open.dataset().getLanceSchema();
       boolean moved = false;
       try {
         moved = open.moveToLatest();
@@ -153,6 +156,7 @@ public final class FollowedTable implements AutoCloseable {
       }
       nextRefresh = System.nanoTime() + refreshNanos;
       if (moved) {
+        checkNoneLost(table.uri(), schemaBefore, before, open.dataset(), declared);
         checkColumns(table.uri(), open.dataset(), declared);
         LOG.debug("{} moved from version {} to {}", table, before, open.dataset().version());
         onVersion.accept(open.dataset());
@@ -160,6 +164,29 @@ public final class FollowedTable implements AutoCloseable {
     } finally {
       lock.writeLock().unlock();
     }
+  }
+
+  /**
+   * Checks that no schema change since version {@code before} (whose schema was {@code
+   * schemaBefore}) took a column the task reads away: one dropped and added again (NULL in every
+   * older row) has the declared name and type, and would pass {@link #checkColumns}.
+   *
+   * @throws PermanentDatasetException naming the column, the change and the versions
+   */
+  public static void checkNoneLost(
+      String uri, LanceSchema schemaBefore, long before, Dataset dataset, RowType declared) {
+    LostColumns.between(schemaBefore, dataset.getLanceSchema(), declared.getFieldNames())
+        .ifPresent(
+            what -> {
+              throw new PermanentDatasetException(
+                  uri,
+                  String.format(
+                      "version %d no longer has the columns this job reads: since version %d,"
+                          + " which it read before, another client %s. Start a job that reads the"
+                          + " table's columns now",
+                      dataset.version(), before, what),
+                  null);
+            });
   }
 
   /**

@@ -12,10 +12,14 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
+import org.lance.schema.ColumnAlteration;
 
 /**
  * A task's followed table against real Lance tables: moved to the newest version once its interval
@@ -133,9 +137,45 @@ class FollowedTableTest {
       assertThatThrownBy(() -> followed.read(Dataset::version))
           .isInstanceOf(PermanentDatasetException.class)
           .hasMessageContaining(uri)
-          .hasMessageContaining("version 3 no longer has the columns this job reads")
-          .hasStackTraceContaining("Column 'name' does not exist");
+          .hasMessageContaining(
+              "version 3 no longer has the columns this job reads: since version 2, which it read"
+                  + " before, another client dropped column 'name'.");
       assertThat(versions).containsExactly(2L);
+    }
+  }
+
+  /** Lance field ids tell a rename, and a column dropped and added again under its name. */
+  @Test
+  void aRenamedOrReplacedColumnEndsTheReadsNamingTheChange() {
+    try (FollowedTable renamed = followed(null, null, EVERY_READ)) {
+      try (OpenTable open = OpenTable.latest(table)) {
+        open.dataset()
+            .alterColumns(List.of(new ColumnAlteration.Builder("name").rename("label").build()));
+      }
+      assertThatThrownBy(() -> renamed.read(Dataset::version))
+          .isInstanceOf(PermanentDatasetException.class)
+          .hasMessageContaining(uri)
+          .hasMessageContaining(
+              "version 3 no longer has the columns this job reads: since version 2, which it"
+                  + " read before, another client renamed column 'name' to 'label'.");
+    }
+    try (OpenTable open = OpenTable.latest(table)) {
+      open.dataset()
+          .alterColumns(List.of(new ColumnAlteration.Builder("label").rename("name").build())); // 4
+    }
+    try (FollowedTable replaced = followed(null, null, EVERY_READ)) {
+      try (OpenTable open = OpenTable.latest(table)) {
+        open.dataset().dropColumns(List.of("name")); // 5
+        open.dataset()
+            .addColumns(
+                List.of(new Field("name", FieldType.nullable(ArrowType.Utf8.INSTANCE), null))); // 6
+      }
+      assertThatThrownBy(() -> replaced.read(Dataset::version))
+          .isInstanceOf(PermanentDatasetException.class)
+          .hasMessageContaining(
+              "version 6 no longer has the columns this job reads: since version 4, which it"
+                  + " read before, another client dropped column 'name' and added another of"
+                  + " that name (NULL in the rows before).");
     }
   }
 

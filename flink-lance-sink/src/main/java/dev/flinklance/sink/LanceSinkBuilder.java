@@ -67,6 +67,15 @@ public final class LanceSinkBuilder<T> {
     return set(LanceSinkOptions.SINK_MAX_BUFFER_SIZE, new MemorySize(maxBufferBytes));
   }
 
+  /**
+   * What the sink does with columns of its rows that the table lacks ({@code
+   * sink.schema-evolution}): {@link SchemaEvolutionMode#NONE} (the default) fails the job, {@link
+   * SchemaEvolutionMode#ADD_COLUMNS} adds them before the sink's first commit.
+   */
+  public LanceSinkBuilder<T> schemaEvolution(SchemaEvolutionMode mode) {
+    return set(LanceSinkOptions.SINK_SCHEMA_EVOLUTION, mode);
+  }
+
   /** Enables Lance stable row ids when the sink creates the table. */
   public LanceSinkBuilder<T> stableRowIds(boolean stableRowIds) {
     return set(LanceDatasetOptions.STABLE_ROW_IDS, stableRowIds);

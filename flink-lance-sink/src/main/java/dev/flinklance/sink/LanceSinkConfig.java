@@ -9,6 +9,7 @@ import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_BUFFER_SIZE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_FILE_SIZE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_MAX_ROWS_PER_FILE;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_ON_INVALID_RECORD;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_SCHEMA_EVOLUTION;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_KEY_INDEX;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_MAX_BUFFER_SIZE;
 
@@ -18,6 +19,7 @@ import dev.flinklance.access.TableRef;
 import dev.flinklance.key.PrimaryKey;
 import java.io.Serializable;
 import java.nio.file.Path;
+import java.util.Arrays;
 import java.util.Optional;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
@@ -45,6 +47,7 @@ public final class LanceSinkConfig implements Serializable {
   private final int dedupeMaxVersions;
   private final boolean overwrite;
   private final InvalidRecordPolicy onInvalidRecord;
+  private final SchemaEvolutionMode schemaEvolution;
   private final PrimaryKey primaryKey;
   private final long upsertMaxBufferBytes;
   private final boolean upsertKeyIndex;
@@ -68,6 +71,7 @@ public final class LanceSinkConfig implements Serializable {
     this.maxFileBytes = conf.get(SINK_MAX_FILE_SIZE).getBytes();
     require(maxFileBytes >= MIN_BUFFER_BYTES, SINK_MAX_FILE_SIZE, "must be at least 2 mb");
     this.onInvalidRecord = conf.get(SINK_ON_INVALID_RECORD);
+    this.schemaEvolution = enumOption(conf, SINK_SCHEMA_EVOLUTION, SchemaEvolutionMode.values());
     this.layout = TableLayout.from(conf);
     this.commitMaxConflictRetries = conf.get(SINK_COMMIT_MAX_CONFLICT_RETRIES);
     require(
@@ -106,6 +110,20 @@ public final class LanceSinkConfig implements Serializable {
    */
   private static String absolute(String path) {
     return path.contains("://") ? path : Path.of(path).toAbsolutePath().normalize().toString();
+  }
+
+  /** An option's value, or the failure to parse it naming the option and its values. */
+  private static <E extends Enum<E>> E enumOption(
+      Configuration conf, ConfigOption<E> option, E[] values) {
+    try {
+      return conf.get(option);
+    } catch (IllegalArgumentException e) {
+      throw invalid(
+          option,
+          String.format(
+              "must be one of %s, got '%s'",
+              Arrays.toString(values), conf.toMap().get(option.key())));
+    }
   }
 
   private static void require(boolean condition, ConfigOption<?> option, String problem) {
@@ -150,6 +168,10 @@ public final class LanceSinkConfig implements Serializable {
 
   public InvalidRecordPolicy onInvalidRecord() {
     return onInvalidRecord;
+  }
+
+  public SchemaEvolutionMode schemaEvolution() {
+    return schemaEvolution;
   }
 
   /** How a table this sink creates is laid out. */

@@ -58,6 +58,22 @@ public final class LanceSinkOptions {
                   + " column and record number. Retractions (DELETE, UPDATE_BEFORE) into a sink"
                   + " without a primary key always fail.");
 
+  public static final ConfigOption<SchemaEvolutionMode> SINK_SCHEMA_EVOLUTION =
+      ConfigOptions.key("sink.schema-evolution")
+          .enumType(SchemaEvolutionMode.class)
+          .defaultValue(SchemaEvolutionMode.NONE)
+          .withDescription(
+              "What the sink does at start with columns of its row type (and fields of its ROW"
+                  + " columns) that an existing table lacks: none fails the job, naming the table"
+                  + " and the columns; add-columns adds them to the table, nullable, in one commit"
+                  + " before the sink's first (older rows read them as NULL; a NOT NULL column"
+                  + " cannot be added and fails the job). The default is none because adding a"
+                  + " column changes a table every other reader and writer shares, and a job's"
+                  + " row type changed by mistake should not widen it: opt in per job. Either way"
+                  + " the sink writes NULL into nullable table columns its rows lack (added by"
+                  + " another client, also while the job runs), and fails when a column it writes"
+                  + " was dropped, renamed or retyped in the table.");
+
   public static final ConfigOption<Integer> SINK_COMMIT_MAX_CONFLICT_RETRIES =
       ConfigOptions.key("sink.commit.max-conflict-retries")
           .intType()

@@ -28,6 +28,45 @@ class LanceSinkBuilderTest {
     assertThat(config.maxBufferBytes()).isEqualTo(MemorySize.ofMebiBytes(64).getBytes());
     assertThat(config.layout().stableRowIds()).isFalse();
     assertThat(config.layout().vectorColumns()).isEmpty();
+    assertThat(config.schemaEvolution()).isEqualTo(SchemaEvolutionMode.NONE);
+  }
+
+  /** The same key and values in DataStream and SQL (whose options reach the sink as strings). */
+  @Test
+  void schemaEvolutionIsSetByTheBuilderOrByItsKey() {
+    assertThat(
+            LanceSink.forRowData(TestRows.ROW_TYPE)
+                .path("/tmp/t")
+                .schemaEvolution(SchemaEvolutionMode.ADD_COLUMNS)
+                .build()
+                .config()
+                .schemaEvolution())
+        .isEqualTo(SchemaEvolutionMode.ADD_COLUMNS);
+    for (String value : List.of("add-columns", "ADD-COLUMNS", "none")) {
+      assertThat(
+              LanceSink.forRowData(TestRows.ROW_TYPE)
+                  .path("/tmp/t")
+                  .options(Map.of("sink.schema-evolution", value))
+                  .build()
+                  .config()
+                  .schemaEvolution()
+                  .toString())
+          .isEqualToIgnoringCase(value);
+    }
+  }
+
+  @Test
+  void anUnknownSchemaEvolutionIsRefusedNamingTheOptionAndItsValues() {
+    assertThatThrownBy(
+            () ->
+                LanceSink.forRowData(TestRows.ROW_TYPE)
+                    .path("/tmp/t")
+                    .options(Map.of("sink.schema-evolution", "add_columns"))
+                    .build())
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage(
+            "Invalid Lance sink option 'sink.schema-evolution': must be one of [none,"
+                + " add-columns], got 'add_columns'");
   }
 
   @Test

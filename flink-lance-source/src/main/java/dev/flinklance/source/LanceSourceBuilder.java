@@ -127,6 +127,11 @@ public final class LanceSourceBuilder {
     return set(LanceSourceOptions.SCAN_ON_DELETE, onDelete);
   }
 
+  /** What a streaming read does with a version that drops or renames a column it reads. */
+  public LanceSourceBuilder onSchemaChange(OnSchemaChange onSchemaChange) {
+    return set(LanceSourceOptions.SCAN_ON_SCHEMA_CHANGE, onSchemaChange);
+  }
+
   /**
    * The columns that identify a row: in a changelog read, a deleted row and an added row of one
    * version with the same key are an update (-U, +U). Default: Lance's stable row id, if the table

@@ -6,6 +6,7 @@ import static dev.flinklance.source.LanceSourceOptions.SCAN_DISCOVERY_INTERVAL;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_FILTER_PUSHDOWN_ENABLED;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_ON_DELETE;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_ON_OVERWRITE;
+import static dev.flinklance.source.LanceSourceOptions.SCAN_ON_SCHEMA_CHANGE;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_STARTUP_MODE;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_STARTUP_TIMESTAMP_MILLIS;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_STARTUP_VERSION;
@@ -123,6 +124,7 @@ public record LanceSourceConfig(
             changelog,
             onOverwrite,
             options.get(SCAN_ON_DELETE),
+            options.get(SCAN_ON_SCHEMA_CHANGE),
             List.of());
     return options.get(SCAN_STREAMING) ? read : null;
   }

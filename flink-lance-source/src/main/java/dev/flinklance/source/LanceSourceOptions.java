@@ -120,5 +120,18 @@ public final class LanceSourceOptions {
                   + " sink): fail fails the job naming the table and version; skip emits nothing"
                   + " for the version (not its new rows either) and goes on.");
 
+  public static final ConfigOption<OnSchemaChange> SCAN_ON_SCHEMA_CHANGE =
+      ConfigOptions.key("scan.on-schema-change")
+          .enumType(OnSchemaChange.class)
+          .defaultValue(OnSchemaChange.FAIL)
+          .withDescription(
+              "What a streaming read does with a version that another client made drop or rename"
+                  + " a column it reads: fail fails the job naming the table, the version and the"
+                  + " change, having emitted every change before it; continue goes on, the column"
+                  + " NULL from that version on (a NOT NULL column, or one that pairs a"
+                  + " changelog's updates, still fails). A column added goes on either way, NULL"
+                  + " in the rows before it; a column retyped to a type the read cannot take"
+                  + " always fails.");
+
   private LanceSourceOptions() {}
 }

@@ -23,6 +23,7 @@ public record StreamingRead(
     boolean changelog,
     OnOverwrite onOverwrite,
     OnDelete onDelete,
+    OnSchemaChange onSchemaChange,
     List<String> changelogKey)
     implements Serializable {
 
@@ -39,6 +40,7 @@ public record StreamingRead(
         changelog,
         onOverwrite,
         onDelete,
+        onSchemaChange,
         columns);
   }
 }

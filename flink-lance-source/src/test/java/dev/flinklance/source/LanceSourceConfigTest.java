@@ -37,6 +37,12 @@ class LanceSourceConfigTest {
     assertThat(read.changelog()).isFalse();
     assertThat(read.onOverwrite()).isEqualTo(OnOverwrite.FAIL);
     assertThat(read.onDelete()).isEqualTo(OnDelete.FAIL);
+    assertThat(read.onSchemaChange()).isEqualTo(OnSchemaChange.FAIL);
+    assertThat(
+            config("scan.streaming", "true", "scan.on-schema-change", "continue")
+                .streaming()
+                .onSchemaChange())
+        .isEqualTo(OnSchemaChange.CONTINUE);
     assertThat(config().streaming()).isNull();
   }
 

@@ -2,6 +2,7 @@ package dev.flinklance.table;
 
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.OpenTable;
+import dev.flinklance.access.TableLayout;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.arrow.read.ReadableAs;
@@ -11,6 +12,8 @@ import dev.flinklance.config.OptionFields;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.secrets.Secrets;
 import dev.flinklance.sink.LanceSinkOptions;
+import dev.flinklance.sink.SchemaEvolutionMode;
+import dev.flinklance.sink.writer.MissingColumns;
 import dev.flinklance.source.LanceSourceConfig;
 import dev.flinklance.source.LanceSourceOptions;
 import dev.flinklance.source.TableVersions;
@@ -26,6 +29,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.function.Function;
 import java.util.function.Supplier;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
@@ -151,7 +155,7 @@ public class LanceDynamicTableFactory
             .getPrimaryKey()
             .map(UniqueConstraint::getColumns)
             .orElse(List.of());
-    checkWritable(declared, primaryKey, table);
+    checkWritable(declared, primaryKey, table, toConfig(options));
     Map<String, String> sinkOptions = new HashMap<>(options);
     sinkOptions.put(LanceDatasetOptions.PATH.key(), table.uri());
     sinkOptions.remove(FactoryUtil.CONNECTOR.key());
@@ -241,7 +245,8 @@ public class LanceDynamicTableFactory
    * An existing table must take the declared rows, and its declared primary key must be the table's
    * (none if the table declares none); a missing one is created by the sink.
    */
-  private static void checkWritable(RowType declared, List<String> primaryKey, TableRef table) {
+  private static void checkWritable(
+      RowType declared, List<String> primaryKey, TableRef table, Configuration options) {
     Optional<OpenTable> existing = OpenTable.latestIfExists(table);
     if (existing.isEmpty()) {
       return;
@@ -262,10 +267,30 @@ public class LanceDynamicTableFactory
           primaryKey.isEmpty()
               ? declared
               : PrimaryKey.of(declared, primaryKey, table.uri()).withKeysNotNull(declared);
+      // with add-columns the sink adds the declared columns the table lacks before it writes
+      Schema stream = TableLayout.from(options).schemaFor(written);
+      Schema target;
+      if (options.get(LanceSinkOptions.SINK_SCHEMA_EVOLUTION) == SchemaEvolutionMode.ADD_COLUMNS) {
+        target =
+            invalidIsValidation(
+                () -> MissingColumns.widened(dataset, table.uri(), stream), table.uri());
+      } else {
+        MissingColumns missing = MissingColumns.of(stream, dataset.getSchema());
+        if (!missing.isEmpty()) {
+          throw new ValidationException(
+              String.format(
+                  "Lance table '%s': the table lacks declared columns %s; set '%s' = '%s' to"
+                      + " add them (nullable) before the sink's first commit",
+                  Secrets.redactUri(table.uri()),
+                  missing,
+                  LanceSinkOptions.SINK_SCHEMA_EVOLUTION.key(),
+                  SchemaEvolutionMode.ADD_COLUMNS));
+        }
+        target = dataset.getSchema();
+      }
       try (ArrowBatchWriter ignored =
           invalidIsValidation(
-              () -> ArrowBatchWriter.create(written, dataset.getSchema(), open.allocator()),
-              table.uri())) {
+              () -> ArrowBatchWriter.create(written, target, open.allocator()), table.uri())) {
         // the declared rows can be written
       }
     }

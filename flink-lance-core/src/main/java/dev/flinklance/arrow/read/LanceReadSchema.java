@@ -13,6 +13,7 @@ import org.apache.flink.table.types.logical.RowType;
 import org.lance.Dataset;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
+import org.lance.schema.LanceSchema;
 
 /**
  * The schema a scan of a Lance table produces, with the value types of its dictionary-encoded
@@ -24,10 +25,13 @@ import org.lance.ipc.ScanOptions;
 public final class LanceReadSchema {
   private final Schema schema;
   private final Map<Long, Field> dictionaryValues;
+  private final LanceSchema lanceSchema;
 
-  private LanceReadSchema(Schema schema, Map<Long, Field> dictionaryValues) {
+  private LanceReadSchema(
+      Schema schema, Map<Long, Field> dictionaryValues, LanceSchema lanceSchema) {
     this.schema = schema;
     this.dictionaryValues = dictionaryValues;
+    this.lanceSchema = lanceSchema;
   }
 
   /**
@@ -41,8 +45,13 @@ public final class LanceReadSchema {
       for (long id : reader.getDictionaryIds()) {
         values.put(id, reader.lookup(id).getVector().getField());
       }
-      return new LanceReadSchema(schema, Map.copyOf(values));
+      return new LanceReadSchema(schema, Map.copyOf(values), dataset.getLanceSchema());
     }
+  }
+
+  /** The schema with Lance's field ids ({@link LostColumns} tells renames by them). */
+  public LanceSchema lanceSchema() {
+    return lanceSchema;
   }
 
   public Schema schema() {

@@ -79,7 +79,7 @@ public final class ArrowBatchWriter implements AutoCloseable {
       Schema tableSchema,
       BufferAllocator allocator,
       BiFunction<FieldWriter<?>[], int[], RowConversion> conversions) {
-    List<String> tableColumns = tableSchema.getFields().stream().map(Field::getName).toList();
+    List<Field> tableColumns = tableSchema.getFields();
     int[] positions = FieldWriters.matchByName("", streamType, tableColumns);
     VectorSchemaRoot root = VectorSchemaRoot.create(tableSchema, allocator);
     try {
@@ -87,8 +87,8 @@ public final class ArrowBatchWriter implements AutoCloseable {
       List<FieldVector> vectors = root.getFieldVectors();
       for (int i = 0; i < positions.length; i++) {
         writers[i] =
-            FieldWriters.create(
-                tableColumns.get(i), streamType.getTypeAt(positions[i]), vectors.get(i));
+            FieldWriters.forColumn(
+                tableColumns.get(i).getName(), streamType, positions[i], vectors.get(i));
       }
       ArrowBatchWriter batch = new ArrowBatchWriter(root, conversions.apply(writers, positions));
       batch.allocate();

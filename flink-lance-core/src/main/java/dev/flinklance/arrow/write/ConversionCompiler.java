@@ -112,6 +112,11 @@ final class ConversionCompiler {
     boolean delegates = false;
     for (int i = 0; i < writers.length; i++) {
       int pos = positions[i];
+      if (pos == FieldWriters.ABSENT) {
+        body.append(format("    w[%d].writeNull(index);%n", i));
+        endMethod(i, writers.length, body, methods, calls);
+        continue;
+      }
       LeafWriter.Kind kind =
           writers[i] instanceof LeafWriter<?> leaf ? leaf.kind() : LeafWriter.Kind.SETTER;
       String store = store(kind, i, pos, writers[i]);
@@ -151,13 +156,7 @@ final class ConversionCompiler {
                   i, store));
         }
       }
-      if ((i + 1) % COLUMNS_PER_METHOD == 0 || i == writers.length - 1) {
-        int method = i / COLUMNS_PER_METHOD;
-        methods.append(
-            format("  private void columns%d(RowData row, int index) {%n%s  }%n", method, body));
-        calls.append(format("    columns%d(row, index);%n", method));
-        body.setLength(0);
-      }
+      endMethod(i, writers.length, body, methods, calls);
     }
     return "package "
         + PACKAGE
@@ -190,6 +189,18 @@ final class ConversionCompiler {
         + "  }\n"
         + methods
         + "}\n";
+  }
+
+  /** Closes the method of column {@code i}'s group if {@code i} is its last column. */
+  private static void endMethod(
+      int i, int columns, StringBuilder body, StringBuilder methods, StringBuilder calls) {
+    if ((i + 1) % COLUMNS_PER_METHOD == 0 || i == columns - 1) {
+      int method = i / COLUMNS_PER_METHOD;
+      methods.append(
+          format("  private void columns%d(RowData row, int index) {%n%s  }%n", method, body));
+      calls.append(format("    columns%d(row, index);%n", method));
+      body.setLength(0);
+    }
   }
 
   private static String format(String template, Object... args) {

@@ -3,6 +3,7 @@ package dev.flinklance.arrow.write;
 import dev.flinklance.arrow.InvalidValueException;
 import dev.flinklance.arrow.SchemaMismatchException;
 import dev.flinklance.arrow.UnsupportedTypeException;
+import dev.flinklance.arrow.read.ArrowTypeConverter;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.BigIntVector;
@@ -32,6 +33,7 @@ import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.data.TimestampData;
 import org.apache.flink.table.types.logical.ArrayType;
@@ -48,6 +50,9 @@ import org.apache.flink.table.types.logical.TimestampType;
  * compatibility check: a pair that has no writer is a mismatch, reported with its column path.
  */
 final class FieldWriters {
+
+  /** The position of a table column the stream does not have: written as NULL. */
+  static final int ABSENT = -1;
 
   private FieldWriters() {}
 
@@ -288,37 +293,60 @@ final class FieldWriters {
     List<FieldVector> children = vector.getChildrenFromFields();
     List<FieldWriter<?>> writers = new ArrayList<>(children.size());
     int[] positions =
-        matchByName(path + ".", type, children.stream().map(c -> c.getField().getName()).toList());
+        matchByName(path + ".", type, children.stream().map(FieldVector::getField).toList());
     for (int i = 0; i < children.size(); i++) {
       String childPath = path + "." + children.get(i).getField().getName();
-      writers.add(create(childPath, type.getTypeAt(positions[i]), children.get(i)));
+      writers.add(forColumn(childPath, type, positions[i], children.get(i)));
     }
     return new StructWriter(vector, path, type.getFieldCount(), writers, positions);
   }
 
   /**
-   * For each table column name, the position of the stream field with that name. Every table column
-   * must be present and every stream field must exist in the table.
+   * The writer of a table column (or ROW field) from the stream's field at {@code position}, or, at
+   * {@link #ABSENT}, one that only ever writes NULL into it.
+   */
+  static FieldWriter<?> forColumn(String path, RowType stream, int position, FieldVector vector) {
+    if (position != ABSENT) {
+      return create(path, stream.getTypeAt(position), vector);
+    }
+    try {
+      return create(path, ArrowTypeConverter.toLogicalType(vector.getField(), null), vector);
+    } catch (RuntimeException e) {
+      throw new SchemaMismatchException(
+          String.format(
+              "Column '%s' of the table is missing from the stream and cannot be filled with"
+                  + " NULL: its type %s has no writer (%s)",
+              path, vector.getField().getType(), e.getMessage()));
+    }
+  }
+
+  /**
+   * For each table column, the position of the stream field with that name, or {@link #ABSENT} for
+   * a nullable column the stream lacks (another client added it, or the job's row type is older
+   * than the table): it is written as NULL. Every stream field must exist in the table, and every
+   * NOT NULL column in the stream.
    *
    * @param prefix prepended to names in error messages ("" at the top level, "a." inside a ROW)
    */
-  static int[] matchByName(String prefix, RowType stream, List<String> tableColumns) {
+  static int[] matchByName(String prefix, RowType stream, List<Field> tableColumns) {
+    List<String> names = tableColumns.stream().map(Field::getName).toList();
     for (String name : stream.getFieldNames()) {
-      if (!tableColumns.contains(name)) {
+      if (!names.contains(name)) {
         throw new SchemaMismatchException(
             String.format(
                 "Column '%s%s' of the stream does not exist in the table; table columns are %s",
-                prefix, name, tableColumns));
+                prefix, name, names));
       }
     }
-    int[] positions = new int[tableColumns.size()];
+    int[] positions = new int[names.size()];
     for (int i = 0; i < positions.length; i++) {
-      positions[i] = stream.getFieldIndex(tableColumns.get(i));
-      if (positions[i] < 0) {
+      positions[i] = stream.getFieldIndex(names.get(i));
+      if (positions[i] < 0 && !tableColumns.get(i).isNullable()) {
         throw new SchemaMismatchException(
             String.format(
-                "Column '%s%s' of the table is missing from the stream; stream columns are %s",
-                prefix, tableColumns.get(i), stream.getFieldNames()));
+                "Column '%s%s' of the table is NOT NULL and missing from the stream, which has no"
+                    + " value for it; stream columns are %s",
+                prefix, names.get(i), stream.getFieldNames()));
       }
     }
     return positions;

@@ -20,7 +20,11 @@ final class InterpretedConversion implements RowConversion {
   public void write(RowData row, int index) {
     record.pointTo(row);
     for (int i = 0; i < writers.length; i++) {
-      writers[i].write(record, positions[i], index);
+      if (positions[i] == FieldWriters.ABSENT) {
+        writers[i].writeNull(index);
+      } else {
+        writers[i].write(record, positions[i], index);
+      }
     }
   }
 

@@ -12,7 +12,8 @@ final class StructWriter extends FieldWriter<StructVector> {
   private final ValueReader fields = new ValueReader();
 
   /**
-   * @param childPositions for each child writer, the position of its field in the Flink row
+   * @param childPositions for each child writer, the position of its field in the Flink row, or
+   *     {@link FieldWriters#ABSENT} for a nullable field the row lacks
    */
   StructWriter(
       StructVector vector,
@@ -32,7 +33,11 @@ final class StructWriter extends FieldWriter<StructVector> {
     vector.setIndexDefined(index);
     fields.pointTo(row);
     for (int i = 0; i < childWriters.size(); i++) {
-      childWriters.get(i).write(fields, childPositions[i], index);
+      if (childPositions[i] == FieldWriters.ABSENT) {
+        childWriters.get(i).writeNull(index);
+      } else {
+        childWriters.get(i).write(fields, childPositions[i], index);
+      }
     }
   }
 

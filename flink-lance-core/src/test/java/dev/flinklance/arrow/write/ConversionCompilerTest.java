@@ -103,7 +103,7 @@ class ConversionCompilerTest {
     try (BufferAllocator allocator = new RootAllocator();
         VectorSchemaRoot root = VectorSchemaRoot.create(TABLE, allocator)) {
       FieldWriter<?>[] writers = writers(TYPE, root);
-      int[] positions = FieldWriters.matchByName("", TYPE, names(TABLE));
+      int[] positions = FieldWriters.matchByName("", TYPE, TABLE.getFields());
       RowConversion first = ConversionCompiler.create(writers, positions);
       RowConversion second = ConversionCompiler.create(writers, positions);
       assertThat(first).isNotInstanceOf(InterpretedConversion.class);
@@ -126,7 +126,7 @@ class ConversionCompilerTest {
         ArrowBatchWriter batch = ArrowBatchWriter.create(wide, schema, allocator)) {
       String source =
           ConversionCompiler.source(
-              writers(wide, root), FieldWriters.matchByName("", wide, names(schema)));
+              writers(wide, root), FieldWriters.matchByName("", wide, schema.getFields()));
       assertThat(source).contains("columns3(row, index)").doesNotContain("columns4(");
       GenericRowData row = new GenericRowData(columns);
       for (int i = 0; i < columns; i++) {
@@ -226,10 +226,6 @@ class ConversionCompilerTest {
           FieldWriters.create(name, stream.getTypeAt(stream.getFieldIndex(name)), vectors.get(i));
     }
     return writers;
-  }
-
-  private static List<String> names(Schema schema) {
-    return schema.getFields().stream().map(f -> f.getName()).toList();
   }
 
   private static Schema reversed(Schema schema) {

@@ -55,6 +55,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   private final StampedCommit stampedCommit;
   private final TableRef table;
   private final CommitterMetrics metrics;
+  private final WrittenColumns writtenColumns;
 
   /** Per sink run: the highest sequence number known to be in the table (0: none). */
   private final Map<String, Long> landedSeqOfRun = new HashMap<>();
@@ -76,6 +77,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
     this.stampedCommit = stampedCommit;
     this.table = config.dataset();
     this.metrics = new CommitterMetrics(context.metricGroup(), table);
+    this.writtenColumns = new WrittenColumns(table.uri());
   }
 
   @Override
@@ -221,6 +223,8 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
     StampedCommit.Committed committed;
     try {
       current.verify(committable.runStart());
+      current.refresh();
+      writtenColumns.check(current.dataset(), committable);
       if (committable.upserts()) {
         ensureKeyIndex(current);
       }

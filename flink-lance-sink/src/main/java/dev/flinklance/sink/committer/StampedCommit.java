@@ -6,6 +6,7 @@ import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceErrors.Kind;
 import dev.flinklance.errors.LanceRetries;
 import dev.flinklance.key.PrimaryKey;
+import dev.flinklance.schema.FieldIds;
 import java.io.Serializable;
 import java.util.EnumSet;
 import java.util.Optional;
@@ -122,7 +123,7 @@ class StampedCommit implements Serializable {
     if (committable.overwrite()) {
       return Overwrite.builder()
           .fragments(committable.fragments())
-          .schema(current.getSchema())
+          .schema(FieldIds.schemaOf(current))
           .build();
     }
     return Append.builder().fragments(committable.fragments()).build();

@@ -68,7 +68,8 @@ final class FragmentWriter implements AutoCloseable {
               creationSchema,
               config.layout().stableRowIds(),
               config.layout().storageVersionFor(streamSchema),
-              creator);
+              creator,
+              config.schemaEvolution());
       checkKey(key, layout);
       this.tableSchema = layout.schema();
       this.opened = layout.opened();

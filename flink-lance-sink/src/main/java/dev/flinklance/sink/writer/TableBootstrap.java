@@ -6,6 +6,9 @@ import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceRetries;
+import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.schema.FieldIds;
+import dev.flinklance.sink.SchemaEvolutionMode;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Optional;
@@ -21,8 +24,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Makes sure the table exists before anything is written: checks that its object store honours
  * Lance's create-only commits ({@link ConditionalPutProbe}), then opens it, or creates it with the
- * stream's schema. Safe to run from every writer subtask at once: it never leaves another writer's
- * table overwritten (see {@link TableRef#createIfAbsent}).
+ * stream's schema, and adds the stream's columns an existing table lacks where the sink may ({@link
+ * MissingColumns}). Safe to run from every writer subtask at once: it never leaves another writer's
+ * table overwritten (see {@link TableRef#createIfAbsent}), nor adds a column twice.
  */
 @Internal
 public final class TableBootstrap {
@@ -44,16 +48,21 @@ public final class TableBootstrap {
   private TableBootstrap() {}
 
   /**
-   * @param creator whether this caller should create a missing table at once (writer subtask 0);
-   *     the others first wait about 10 s ({@link #CREATOR_WAIT}) for it to appear, which keeps the
-   *     subtasks of one job from racing each other (a race is undone, but leaves extra versions)
+   * @param creator whether this caller should create a missing table, or add the stream's columns
+   *     an existing one lacks, at once (writer subtask 0); the others first wait about 10 s ({@link
+   *     #CREATOR_WAIT}) for it to do so, which keeps the subtasks of one job from racing each other
+   *     (a race is undone, or harmless, but leaves extra versions)
+   * @param evolution what to do with columns of the stream the table lacks
+   * @throws PermanentDatasetException naming the table and the stream's columns it lacks, unless
+   *     they could be added
    */
   public static TargetTable ensureTable(
       TableRef table,
       Schema streamSchema,
       boolean stableRowIds,
       String dataStorageVersion,
-      boolean creator) {
+      boolean creator,
+      SchemaEvolutionMode evolution) {
     ConditionalPutProbe.verify(table);
     Optional<OpenTable> open = creator ? OpenTable.latestIfExists(table) : awaitTable(table);
     if (open.isEmpty()) {
@@ -67,12 +76,33 @@ public final class TableBootstrap {
       }
     }
     try (OpenTable opened = open.get()) {
+      if (!creator && evolution == SchemaEvolutionMode.ADD_COLUMNS) {
+        awaitColumns(opened, streamSchema);
+      }
+      MissingColumns.addTo(opened, streamSchema, evolution);
       Dataset dataset = opened.dataset();
       return new TargetTable(
-          dataset.getSchema(),
+          FieldIds.schemaOf(dataset),
           dataset.getLanceSchema(),
           dataset.getLanceFileFormatVersion(),
           VersionMark.of(dataset));
+    }
+  }
+
+  /** Waits for subtask 0 to add the stream's columns, so that not every subtask races to. */
+  private static void awaitColumns(OpenTable table, Schema streamSchema) {
+    try {
+      LanceRetries.poll(
+          CREATOR_WAIT,
+          () -> {
+            table.moveToLatest();
+            return MissingColumns.of(streamSchema, table.dataset().getSchema());
+          },
+          MissingColumns::isEmpty);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new LanceDatasetException(
+          table.table().uri(), "interrupted while waiting for the stream's columns", e);
     }
   }
 

@@ -77,14 +77,16 @@ class BadInputITCase {
           vec());
 
   @Test
-  void missingColumn() {
-    RowType type = rowType(DataTypes.FIELD("id", DataTypes.BIGINT().notNull()), vec());
+  void missingNotNullColumn() {
+    RowType type = rowType(DataTypes.FIELD("name", DataTypes.STRING()), vec());
     assertFailsLeavingTableUnchanged(
-        type, row(1L, floats(1, 2, 3, 4)), "Column 'name' of the table is missing from the stream");
+        type,
+        row(StringData.fromString("a"), floats(1, 2, 3, 4)),
+        "Column 'id' of the table is NOT NULL and missing from the stream");
   }
 
   @Test
-  void extraColumn() {
+  void extraColumnWithoutSchemaEvolution() {
     RowType type =
         rowType(
             DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
@@ -94,7 +96,8 @@ class BadInputITCase {
     assertFailsLeavingTableUnchanged(
         type,
         row(1L, StringData.fromString("a"), floats(1, 2, 3, 4), 5),
-        "Column 'extra' of the stream does not exist in the table");
+        "the stream has columns the table lacks: [extra Int(32, true)]; set"
+            + " 'sink.schema-evolution' = 'add-columns'");
   }
 
   @Test

@@ -1,8 +1,13 @@
 package dev.flinklance.sink.writer;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.assertj.core.api.Assertions.tuple;
 
 import dev.flinklance.access.TableRef;
+import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.schema.SchemaEvolution;
+import dev.flinklance.sink.SchemaEvolutionMode;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import java.nio.file.Path;
@@ -18,9 +23,12 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /** Table creation is race-free: concurrent first writers never overwrite each other. */
 class TableBootstrapTest {
@@ -75,6 +83,119 @@ class TableBootstrapTest {
     assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(1);
   }
 
+  /**
+   * Writers whose rows have a column the existing table lacks, under add-columns: subtask 0 adds
+   * it, the others wait for it; when every caller adds at once (separate jobs), the races are
+   * harmless. Either way one commit adds the column, and every caller sees it.
+   */
+  @ParameterizedTest(name = "every caller adds: {0}")
+  @ValueSource(booleans = {false, true})
+  void concurrentWritersAddAMissingColumnOnce(boolean everyCallerAdds) throws Exception {
+    String uri = dir.resolve("t").toString();
+    TestFragments.createTable(uri);
+    Schema wider = withEmail(TestFragments.SCHEMA.getFields());
+    TableRef table = new TableRef(uri, Map.of());
+    ExecutorService pool = Executors.newFixedThreadPool(4);
+    try {
+      List<Future<TableBootstrap.TargetTable>> layouts = new ArrayList<>();
+      for (int i = 0; i < 4; i++) {
+        boolean creates = everyCallerAdds || i == 0;
+        layouts.add(
+            pool.submit(
+                () ->
+                    TableBootstrap.ensureTable(
+                        table, wider, false, null, creates, SchemaEvolutionMode.ADD_COLUMNS)));
+      }
+      for (Future<TableBootstrap.TargetTable> layout : layouts) {
+        assertThat(layout.get().schema().getFields())
+            .extracting(Field::getName)
+            .containsExactly("id", "name", "email");
+      }
+    } finally {
+      pool.shutdownNow();
+    }
+    assertThat(LanceTestTables.commits(uri))
+        .filteredOn(c -> c.properties().containsKey(SchemaEvolution.STAMP))
+        .hasSize(1);
+  }
+
+  /** A field the stream's ROW column has and the table's lacks is added inside it, nullable. */
+  @Test
+  void aMissingRowFieldIsAddedInsideItsColumn() {
+    String uri = dir.resolve("t").toString();
+    Field a = Field.nullable("a", new ArrowType.Int(32, true));
+    Field b = Field.nullable("b", ArrowType.Utf8.INSTANCE);
+    TestFragments.createTable(uri, new Schema(List.of(point(a))));
+    TableBootstrap.TargetTable layout =
+        TableBootstrap.ensureTable(
+            new TableRef(uri, Map.of()),
+            new Schema(List.of(point(a, b))),
+            false,
+            null,
+            true,
+            SchemaEvolutionMode.ADD_COLUMNS);
+    assertThat(layout.schema().getFields().get(0).getChildren())
+        .extracting(Field::getName, Field::getType)
+        .containsExactly(tuple("a", a.getType()), tuple("b", b.getType()));
+    assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(2);
+  }
+
+  private static Field point(Field... fields) {
+    return new Field("point", FieldType.nullable(ArrowType.Struct.INSTANCE), List.of(fields));
+  }
+
+  /** A NOT NULL column cannot be added: the table's rows would have no value in it. */
+  @Test
+  void aMissingNotNullColumnIsRefusedUnderAddColumns() {
+    String uri = dir.resolve("t").toString();
+    TestFragments.createTable(uri);
+    List<Field> columns = new ArrayList<>(TestFragments.SCHEMA.getFields());
+    columns.add(Field.notNullable("code", new ArrowType.Int(32, true)));
+    assertThatThrownBy(
+            () ->
+                TableBootstrap.ensureTable(
+                    new TableRef(uri, Map.of()),
+                    new Schema(columns),
+                    false,
+                    null,
+                    true,
+                    SchemaEvolutionMode.ADD_COLUMNS))
+        .isInstanceOf(PermanentDatasetException.class)
+        .hasMessageContaining(uri)
+        .hasMessageContaining("'code' is NOT NULL");
+    assertThat(LanceTestTables.latestVersion(uri)).as("nothing committed").isEqualTo(1);
+  }
+
+  /** Under none, a missing column fails naming the table, the column and the option. */
+  @Test
+  void aMissingColumnWithoutSchemaEvolutionIsRefused() {
+    String uri = dir.resolve("t").toString();
+    TestFragments.createTable(uri);
+    Schema wider = withEmail(TestFragments.SCHEMA.getFields().subList(0, 1));
+    assertThatThrownBy(
+            () ->
+                TableBootstrap.ensureTable(
+                    new TableRef(uri, Map.of()),
+                    wider,
+                    false,
+                    null,
+                    true,
+                    SchemaEvolutionMode.NONE))
+        .isInstanceOf(PermanentDatasetException.class)
+        .hasMessageContaining(uri)
+        .hasMessageContaining(
+            "the stream has columns the table lacks: [email Utf8]; set 'sink.schema-evolution' ="
+                + " 'add-columns'");
+    assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(1);
+  }
+
+  /** {@code columns} and a nullable {@code email STRING}. */
+  private static Schema withEmail(List<Field> columns) {
+    List<Field> fields = new ArrayList<>(columns);
+    fields.add(Field.nullable("email", ArrowType.Utf8.INSTANCE));
+    return new Schema(fields);
+  }
+
   private static void ensureConcurrently(String uri, int callers, IntPredicate creator)
       throws Exception {
     TableRef table = new TableRef(uri, Map.of());
@@ -89,12 +210,16 @@ class TableBootstrapTest {
                 () -> {
                   start.await();
                   return TableBootstrap.ensureTable(
-                      table, TestFragments.SCHEMA, false, null, creates);
+                      table, TestFragments.SCHEMA, false, null, creates, SchemaEvolutionMode.NONE);
                 }));
       }
       start.countDown();
       for (Future<TableBootstrap.TargetTable> layout : layouts) {
-        assertThat(layout.get().schema()).isEqualTo(TestFragments.SCHEMA);
+        // the table's columns, each with the Lance field id its fragments' files must carry
+        assertThat(layout.get().schema()).hasToString(TestFragments.SCHEMA.toString());
+        assertThat(layout.get().schema().getFields())
+            .extracting(field -> field.getMetadata().get("lance:field_id"))
+            .containsExactly("0", "1");
       }
     } finally {
       pool.shutdownNow();
@@ -174,7 +299,12 @@ class TableBootstrapTest {
     LanceTestTables.appendFragments(uri, TestFragments.write(uri, 7, 8));
     TableBootstrap.TargetTable layout =
         TableBootstrap.ensureTable(
-            new TableRef(uri, Map.of()), TestFragments.SCHEMA, true, "2.2", true);
+            new TableRef(uri, Map.of()),
+            TestFragments.SCHEMA,
+            true,
+            "2.2",
+            true,
+            SchemaEvolutionMode.NONE);
     assertThat(layout.dataStorageVersion())
         .as("an existing table keeps its format")
         .isEqualTo("2.1");

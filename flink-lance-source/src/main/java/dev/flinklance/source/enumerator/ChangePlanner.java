@@ -3,6 +3,7 @@ package dev.flinklance.source.enumerator;
 import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.arrow.read.LostColumns;
 import dev.flinklance.commit.VersionChange;
 import dev.flinklance.commit.VersionChanges;
 import dev.flinklance.commit.VersionsBy;
@@ -12,6 +13,7 @@ import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.OnDelete;
 import dev.flinklance.source.OnOverwrite;
+import dev.flinklance.source.OnSchemaChange;
 import dev.flinklance.source.StreamingRead;
 import dev.flinklance.source.TableVersions;
 import dev.flinklance.source.split.LanceSplit;
@@ -19,6 +21,7 @@ import dev.flinklance.source.split.SplitKind;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Supplier;
 import org.lance.Dataset;
 import org.slf4j.Logger;
@@ -207,6 +210,7 @@ final class ChangePlanner {
           case ROWS -> change.changesRows() && (scan.changelog() || onRemoval(change));
         };
     if (change.schemaChanged()) { // also when skipped: the versions after it have its schema
+      onSchemaChange(change, latest);
       checkColumns(change.version(), latest);
     }
     if (!emitted) {
@@ -255,6 +259,43 @@ final class ChangePlanner {
           try (Dataset at = latest.checkoutVersion(version)) {
             SplitPlanner.checkColumns(scan, at, version, latestSchema);
           }
+        });
+  }
+
+  /**
+   * A version that took a column the read needs away (dropped, renamed: told by field ids) fails
+   * the read, unless {@code scan.on-schema-change} = {@code continue}: the column is then NULL from
+   * this version on, as {@link #checkColumns} checks it may be.
+   */
+  private void onSchemaChange(VersionChange change, Dataset latest) {
+    if (streaming.onSchemaChange() == OnSchemaChange.CONTINUE || change.version() == 1) {
+      return;
+    }
+    long version = change.version();
+    Optional<String> lost =
+        LanceCalls.call(
+            scan.dataset().uri(),
+            "cannot read the schemas of versions " + (version - 1) + " and " + version,
+            () -> {
+              try (Dataset before = latest.checkoutVersion(version - 1);
+                  Dataset after = latest.checkoutVersion(version)) {
+                return LostColumns.between(
+                    before.getLanceSchema(), after.getLanceSchema(), scan.watchedColumns());
+              }
+            });
+    lost.ifPresent(
+        what -> {
+          throw new PermanentDatasetException(
+              scan.dataset().uri(),
+              String.format(
+                  "version %d (%s) %s, which this streaming read reads; with"
+                      + " 'scan.on-schema-change' = 'fail' it stops here, having emitted every"
+                      + " change up to version %d. To go on, restore the job from its last"
+                      + " checkpoint with 'scan.on-schema-change' = 'continue' (the column reads"
+                      + " as NULL from version %d on), or start a job that reads the table's"
+                      + " columns now",
+                  version, change.operation(), what, version - 1, version),
+              null);
         });
   }
 

@@ -4,10 +4,12 @@ import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.LanceReadSchema;
+import dev.flinklance.arrow.read.LostColumns;
 import dev.flinklance.arrow.read.ReadableAs;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.source.LanceScan;
+import dev.flinklance.source.OnSchemaChange;
 import dev.flinklance.source.TableVersions;
 import dev.flinklance.source.split.LanceSplit;
 import dev.flinklance.source.split.SplitKind;
@@ -71,7 +73,7 @@ public final class SplitPlanner {
     List<String> missing =
         scan.watchedColumns().stream().filter(column -> schema.field(column).isEmpty()).toList();
     if (!missing.isEmpty()) {
-      checkAddedLater(scan, version, missing, latest.get());
+      checkAddedLater(scan, version, schema, missing, latest.get());
     }
     RowType read = scan.rowType();
     for (int i = 0; i < read.getFieldCount(); i++) {
@@ -97,15 +99,43 @@ public final class SplitPlanner {
     }
   }
 
-  /** The columns {@code version} lacks were added after it, and can read as NULL there. */
+  /**
+   * The columns {@code version} lacks were added after it, or dropped (renamed) before it in a
+   * streaming read with {@code scan.on-schema-change} = {@code continue}, and can read as NULL
+   * there.
+   */
   private static void checkAddedLater(
-      LanceScan scan, long version, List<String> missing, LanceReadSchema latest) {
+      LanceScan scan,
+      long version,
+      LanceReadSchema schema,
+      List<String> missing,
+      LanceReadSchema latest) {
     String uri = scan.dataset().uri();
+    for (String column : missing) {
+      // a column renamed since the version is no column added later: NULL would be wrong there
+      LostColumns.formerName(schema.lanceSchema(), latest.lanceSchema(), column)
+          .ifPresent(
+              name -> {
+                throw new PermanentDatasetException(
+                    uri,
+                    String.format(
+                        "column '%s' was named '%s' at version %d (it was renamed later): read"
+                            + " that version with the column declared as '%s'",
+                        column, name, version, name),
+                    null);
+              });
+    }
+    boolean continues =
+        scan.streaming() != null && scan.streaming().onSchemaChange() == OnSchemaChange.CONTINUE;
+    String why = "it was added later";
     try {
       latest.rowType(missing);
     } catch (IllegalArgumentException e) { // not in the latest version either: dropped, replaced
-      throw new PermanentDatasetException(
-          uri, "version " + version + " no longer has the columns the job reads", e);
+      if (!continues) {
+        throw new PermanentDatasetException(
+            uri, "version " + version + " no longer has the columns the job reads", e);
+      }
+      why = "it was dropped or renamed";
     }
     RowType read = scan.rowType();
     for (String column : missing) {
@@ -114,19 +144,18 @@ public final class SplitPlanner {
         throw new PermanentDatasetException(
             uri,
             String.format(
-                "column '%s' pairs the changelog's updates, but version %d does not have it (it"
-                    + " was added later)",
-                column, version),
+                "column '%s' pairs the changelog's updates, but version %d does not have it (%s)",
+                column, version, why),
             null);
       }
       if (!read.getTypeAt(index).isNullable()) {
         throw new PermanentDatasetException(
             uri,
             String.format(
-                "column '%s' is declared NOT NULL, but version %d does not have it (it was added"
-                    + " later), so it would read as NULL there: read the columns of that version,"
-                    + " or declare the column nullable",
-                column, version),
+                "column '%s' is declared NOT NULL, but version %d does not have it (%s), so it"
+                    + " would read as NULL there: read the columns of that version, or declare the"
+                    + " column nullable",
+                column, version, why),
             null);
       }
     }

@@ -1,5 +1,6 @@
 package dev.flinklance.source.enumerator;
 
+import static dev.flinklance.source.OnSchemaChange.CONTINUE;
 import static dev.flinklance.source.testing.SourceTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -25,11 +26,14 @@ import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
 import org.apache.flink.table.types.logical.RowType;
 import org.junit.jupiter.api.BeforeEach;
@@ -39,6 +43,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lance.Dataset;
 import org.lance.cleanup.CleanupPolicy;
+import org.lance.schema.ColumnAlteration;
 
 /**
  * The streaming read's planner on real tables written with Lance: where each {@code
@@ -403,6 +408,73 @@ class ChangePlannerTest {
         .hasMessageContaining("version 4 no longer has the columns the job reads");
   }
 
+  /**
+   * Another client drops (v4) a column the read reads, then appends rows without it (v5): with the
+   * default 'fail' the read emits every version before and fails naming the version and the column;
+   * with 'continue' the column reads as NULL from then on.
+   */
+  @Test
+  void aColumnDroppedLaterFailsOrReadsAsNull() throws Exception {
+    LanceSourceBuilder fromLatest = streaming().startFromLatest(); // reads id, name
+    try (PlannedRead failing = read(fromLatest);
+        PlannedRead continuing = read(streaming().startFromLatest().onSchemaChange(CONTINUE))) {
+      assertThat(failing.start()).isEmpty();
+      assertThat(continuing.start()).isEmpty();
+      alter(dataset -> dataset.dropColumns(List.of("name"))); // 4
+      TestTables.append(table.uri(), ID_ONLY, List.of(GenericRowData.of(30L)), 10); // 5
+
+      assertThat(failing.next()).isEmpty();
+      assertPermanent(
+          failing.failure(),
+          "version 4 (Project) dropped column 'name', which this streaming read reads; with"
+              + " 'scan.on-schema-change' = 'fail' it stops here, having emitted every change up"
+              + " to version 3.");
+      assertThat(continuing.next()).containsExactly("+I[30, null]");
+      assertThat(continuing.failure()).isNull();
+    }
+  }
+
+  /** Field ids tell a rename from a drop. */
+  @Test
+  void aRenamedOrReplacedColumnIsNamedInTheFailure() throws Exception {
+    try (PlannedRead renamed = read(streaming().startFromLatest())) {
+      renamed.start();
+      alter(
+          dataset ->
+              dataset.alterColumns(
+                  List.of(new ColumnAlteration.Builder("name").rename("label").build()))); // 4
+      renamed.next();
+      assertPermanent(
+          renamed.failure(),
+          "version 4 (Project) renamed column 'name' to 'label', which this streaming read reads;");
+    }
+    try (PlannedRead replaced = read(streaming().startFromLatest().columns("id", "label"))) {
+      replaced.start();
+      alter(dataset -> dataset.dropColumns(List.of("label"))); // 5
+      addNullableColumn("label"); // 6, a BIGINT now
+      replaced.next();
+      assertPermanent(
+          replaced.failure(),
+          "version 5 (Project) dropped column 'label', which this streaming read reads;");
+    }
+  }
+
+  /** A column added that the read does not read changes nothing it emits. */
+  @Test
+  void aColumnAddedLaterThatTheReadDoesNotReadGoesOn() throws Exception {
+    try (PlannedRead read = read(streaming().startFromLatest())) {
+      read.start();
+      addNullableColumn("extra"); // 4
+      TestTables.append(
+          table.uri(),
+          WITH_EXTRA,
+          List.of(GenericRowData.of(30L, StringData.fromString("name-30"), 7L)),
+          10); // 5
+      assertThat(read.next()).containsExactly("+I[30, name-30]");
+      assertThat(read.failure()).isNull();
+    }
+  }
+
   private LanceSourceBuilder streaming() {
     return table.source().streaming().batchSize(8);
   }
@@ -425,6 +497,24 @@ class ChangePlannerTest {
         scan.limit(),
         scan.batchSize(),
         scan.streaming());
+  }
+
+  private static final RowType ID_ONLY =
+      new RowType(List.of(new RowType.RowField("id", new BigIntType(false))));
+
+  private static final RowType WITH_EXTRA =
+      new RowType(
+          List.of(
+              TestRows.ROW_TYPE.getFields().get(0),
+              TestRows.ROW_TYPE.getFields().get(1),
+              new RowType.RowField("extra", new BigIntType())));
+
+  /** Another client changes the table through plain Lance. */
+  private void alter(Consumer<Dataset> change) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = new TableRef(table.uri(), Map.of()).open(allocator)) {
+      change.accept(dataset);
+    }
   }
 
   private void addNullableColumn(String name) {

@@ -1,11 +1,13 @@
 package dev.flinklance.source.stream;
 
+import static dev.flinklance.source.testing.StoppedJobs.assertPermanent;
+import static dev.flinklance.source.testing.StoppedJobs.failureOf;
 import static org.apache.flink.core.execution.SavepointFormatType.CANONICAL;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.LanceSourceBuilder;
+import dev.flinklance.source.testing.StoppedJobs;
 import dev.flinklance.testing.Await;
 import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
@@ -18,12 +20,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutionException;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.configuration.Configuration;
-import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
@@ -31,7 +30,6 @@ import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.test.junit5.MiniClusterExtension;
-import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -84,7 +82,7 @@ class StreamingStopITCase {
     createTable(50, 10); // version 2
     TestTables.delete(table, "id = 3"); // 3
     Throwable failure = failureOf(start(afterVersion1().build(), 0, null));
-    assertPermanent(failure, DELETE_STOPS_AFTER_2);
+    assertPermanent(failure, table, DELETE_STOPS_AFTER_2);
     assertThat(Emitted.rows(token)).containsExactlyInAnyOrderElementsOf(inserts(0, 50));
   }
 
@@ -102,6 +100,7 @@ class StreamingStopITCase {
     Throwable failure = failureOf(start(source, 0, null));
     assertPermanent(
         failure,
+        table,
         "version 5 (Overwrite) replaced the table's rows; with 'scan.on-overwrite' = 'fail' the"
             + " streaming read stops here, having emitted every change up to version 4 and none"
             + " of version 5.");
@@ -129,18 +128,12 @@ class StreamingStopITCase {
     assertThat(beforeRestore).isLessThan(4_000);
 
     Throwable failure = failureOf(start(afterVersion1().build(), 0, savepoint));
-    assertPermanent(failure, DELETE_STOPS_AFTER_2);
+    assertPermanent(failure, table, DELETE_STOPS_AFTER_2);
     assertThat(Emitted.rows(token)).containsExactlyInAnyOrderElementsOf(inserts(0, 4_000));
   }
 
   private JobClient start(LanceSource source, long pauseMillis, String savepoint) throws Exception {
-    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
-    env.setParallelism(1);
-    if (savepoint != null) {
-      env.configure(
-          new Configuration().set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint),
-          getClass().getClassLoader());
-    }
+    StreamExecutionEnvironment env = StoppedJobs.environment(savepoint);
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance")
         .uid("lance")
         .map(new Emitted(token, pauseMillis))
@@ -148,21 +141,6 @@ class StreamingStopITCase {
         .returns(TestRows.TYPE_INFO)
         .sinkTo(new DiscardingSink<>());
     return env.executeAsync("stopping read");
-  }
-
-  private static Throwable failureOf(JobClient job) throws InterruptedException {
-    try {
-      job.getJobExecutionResult().get();
-    } catch (ExecutionException e) {
-      return e;
-    }
-    throw new AssertionError("the job did not fail");
-  }
-
-  private void assertPermanent(Throwable failure, String message) {
-    assertThat(ExceptionUtils.stringifyException(failure))
-        .contains("Lance table '" + table + "': " + message);
-    assertThat(ExceptionUtils.findThrowable(failure, PermanentDatasetException.class)).isPresent();
   }
 
   private static List<String> inserts(long from, long to) {

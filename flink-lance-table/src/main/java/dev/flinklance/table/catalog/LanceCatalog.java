@@ -10,11 +10,14 @@ import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.namespace.NamespaceException;
+import dev.flinklance.schema.ColumnChange;
+import dev.flinklance.schema.SchemaEvolution;
 import dev.flinklance.source.LanceSourceOptions;
 import dev.flinklance.table.LanceDynamicTableFactory;
 import dev.flinklance.table.catalog.procedure.LanceProcedures;
 import dev.flinklance.table.catalog.procedure.TableResolver;
 import java.time.Instant;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,6 +26,9 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.Configuration;
@@ -213,20 +219,7 @@ public class LanceCatalog extends AbstractCatalog {
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     try (OpenTable open = openExisting(path, table)) {
       Dataset dataset = open.dataset();
-      LanceReadSchema schema = LanceReadSchema.of(dataset);
-      RowType rowType = schema.rowType();
-      Map<String, String> config = dataset.getConfig();
-      Map<String, String> options = TableOptions.fromConfig(config);
-      options.put(LanceDatasetOptions.PATH.key(), table.uri());
-      org.apache.flink.table.api.Schema.Builder columns =
-          org.apache.flink.table.api.Schema.newBuilder()
-              .fromRowDataType(TypeConversions.fromLogicalToDataType(rowType));
-      PrimaryKey.declaredBy(dataset.getSchema()).ifPresent(columns::primaryKey);
-      return CatalogTable.newBuilder()
-          .schema(columns.build())
-          .comment(config.get(TableOptions.COMMENT_KEY))
-          .options(options)
-          .build();
+      return describe(table, dataset, dataset.getConfig());
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
@@ -235,17 +228,57 @@ public class LanceCatalog extends AbstractCatalog {
     }
   }
 
+  /** A version's columns (their comments, the primary key) with the options in {@code config}. */
+  private static CatalogTable describe(TableRef table, Dataset version, Map<String, String> config)
+      throws Exception {
+    RowType rowType = LanceReadSchema.of(version).rowType();
+    Map<String, String> options =
+        TableOptions.forColumns(TableOptions.fromConfig(config), rowType.getFieldNames());
+    options.put(LanceDatasetOptions.PATH.key(), table.uri());
+    Schema lanceSchema = version.getSchema();
+    org.apache.flink.table.api.Schema.Builder columns =
+        org.apache.flink.table.api.Schema.newBuilder();
+    for (RowType.RowField field : rowType.getFields()) {
+      columns.column(field.getName(), TypeConversions.fromLogicalToDataType(field.getType()));
+      ColumnComments.of(lanceSchema, field.getName()).ifPresent(columns::withComment);
+    }
+    PrimaryKey.declaredBy(lanceSchema).ifPresent(columns::primaryKey);
+    return CatalogTable.newBuilder()
+        .schema(columns.build())
+        .comment(config.get(TableOptions.COMMENT_KEY))
+        .options(options)
+        .build();
+  }
+
   /**
    * The table as it was at {@code timestamp} ({@code FOR SYSTEM_TIME AS OF TIMESTAMP '...'}): the
    * newest version committed at or before it, read as {@code scan.version} does.
    */
   @Override
   public CatalogBaseTable getTable(ObjectPath path, long timestamp) throws TableNotExistException {
-    CatalogTable latest = (CatalogTable) getTable(path);
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
-    VersionsBy found;
     try (OpenTable open = openExisting(path, table)) {
-      found = VersionsBy.committedBy(open.dataset(), timestamp);
+      Map<String, String> config = open.dataset().getConfig();
+      VersionsBy found = VersionsBy.committedBy(open.dataset(), timestamp);
+      if (found.version() == null) {
+        throw new CatalogException(
+            String.format(
+                "Table %s has no version committed at or before %s (its oldest kept version, %d,"
+                    + " was committed at %s)",
+                path,
+                Instant.ofEpochMilli(timestamp),
+                found.oldest() == null ? 0 : found.oldest().version(),
+                found.oldest() == null
+                    ? "-"
+                    : Instant.EPOCH.plusNanos(found.oldest().epochNanos())));
+      }
+      // the columns of that version (a column renamed or dropped since reads as it was then),
+      // the options the table has now
+      open.moveTo(found.version().version());
+      CatalogTable then = describe(table, open.dataset(), config);
+      Map<String, String> options = new HashMap<>(then.getOptions());
+      options.put(LanceSourceOptions.SCAN_VERSION.key(), Long.toString(found.version().version()));
+      return then.copy(options);
     } catch (TableNotExistException | CatalogException e) {
       throw e;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
@@ -254,19 +287,6 @@ public class LanceCatalog extends AbstractCatalog {
               "Cannot read the versions of table %s at %s: %s", path, table, e.getMessage()),
           e);
     }
-    if (found.version() == null) {
-      throw new CatalogException(
-          String.format(
-              "Table %s has no version committed at or before %s (its oldest kept version, %d, was"
-                  + " committed at %s)",
-              path,
-              Instant.ofEpochMilli(timestamp),
-              found.oldest() == null ? 0 : found.oldest().version(),
-              found.oldest() == null ? "-" : Instant.EPOCH.plusNanos(found.oldest().epochNanos())));
-    }
-    Map<String, String> options = new HashMap<>(latest.getOptions());
-    options.put(LanceSourceOptions.SCAN_VERSION.key(), Long.toString(found.version().version()));
-    return latest.copy(options);
   }
 
   @Override
@@ -333,7 +353,9 @@ public class LanceCatalog extends AbstractCatalog {
                             PrimaryKey.of(
                                 declaredType, constraint.getColumns(), path.getFullName())));
     RowType rowType = key.map(k -> k.withKeysNotNull(declaredType)).orElse(declaredType);
-    Schema columns = invalid(() -> layout.schemaFor(rowType));
+    Schema columns =
+        ColumnComments.store(
+            invalid(() -> layout.schemaFor(rowType)), resolved.getResolvedSchema().getColumns());
     Schema schema = key.map(k -> k.declareIn(columns)).orElse(columns);
     if (tableExists(path)) {
       if (ignoreIfExists) {
@@ -399,10 +421,16 @@ public class LanceCatalog extends AbstractCatalog {
 
   @Override
   public void alterTable(ObjectPath path, CatalogBaseTable newTable, boolean ignoreIfNotExists) {
-    throw new CatalogException("The Lance catalog supports ALTER TABLE ... SET / RESET only");
+    throw new CatalogException(
+        "The Lance catalog alters a table by its changes (ALTER TABLE ... ADD / DROP / RENAME /"
+            + " MODIFY / SET / RESET)");
   }
 
-  /** ALTER TABLE ... SET ('key' = 'value') and RESET ('key'): the options in the table's config. */
+  /**
+   * ALTER TABLE: column changes as one Lance commit that rewrites no data ({@link
+   * SchemaEvolution}), then {@code SET ('key' = 'value')} and {@code RESET ('key')} of the options
+   * in the table's config. Everything is checked before the first commit.
+   */
   @Override
   public void alterTable(
       ObjectPath path,
@@ -418,28 +446,41 @@ public class LanceCatalog extends AbstractCatalog {
     }
     Map<String, String> set = new HashMap<>();
     Set<String> reset = new HashSet<>();
+    List<TableChange> columnChanges = new ArrayList<>();
     for (TableChange change : changes) {
       if (change instanceof TableChange.SetOption option) {
-        checkChangeable(option.getKey());
-        set.put(TableOptions.CONFIG_PREFIX + option.getKey(), option.getValue());
+        set.put(option.getKey(), option.getValue());
       } else if (change instanceof TableChange.ResetOption option) {
-        checkChangeable(option.getKey());
-        reset.add(TableOptions.CONFIG_PREFIX + option.getKey());
+        reset.add(option.getKey());
       } else {
-        throw new ValidationException(
-            "The Lance catalog supports ALTER TABLE ... SET / RESET of options only, not "
-                + change);
+        columnChanges.add(change);
       }
     }
     TableRef table = resolve(path).orElseThrow(() -> new TableNotExistException(getName(), path));
     try (OpenTable open = OpenTable.latest(table)) {
       Dataset dataset = open.dataset();
+      Map<String, String> before = TableOptions.fromConfig(dataset.getConfig());
+      Map<String, String> after = new HashMap<>(before);
+      after.putAll(set);
+      after.keySet().removeAll(reset);
+      List<String> columns = dataset.getSchema().getFields().stream().map(Field::getName).toList();
+      Stream.concat(set.keySet().stream(), reset.stream())
+          .forEach(key -> checkChangeable(path, key, before, after, columns));
+      List<ColumnChange> planned =
+          columnChanges.isEmpty() ? List.of() : planColumns(path, newTable, columnChanges, after);
+      invalid(() -> SchemaEvolution.apply(open, planned, Map.of()));
       if (!set.isEmpty()) {
-        dataset.updateConfig(set);
+        open.dataset().updateConfig(prefixed(set));
       }
       if (!reset.isEmpty()) {
-        dataset.deleteConfigKeys(reset);
+        open.dataset()
+            .deleteConfigKeys(
+                reset.stream()
+                    .map(key -> TableOptions.CONFIG_PREFIX + key)
+                    .collect(Collectors.toSet()));
       }
+    } catch (ValidationException | CatalogException e) {
+      throw e;
     } catch (LanceDatasetException e) {
       throw CatalogFailures.catalog(e.getMessage(), e);
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
@@ -448,9 +489,41 @@ public class LanceCatalog extends AbstractCatalog {
     }
   }
 
-  private static void checkChangeable(String key) {
+  /** The Lance column changes of an ALTER TABLE, the new columns typed as CREATE TABLE types. */
+  private static List<ColumnChange> planColumns(
+      ObjectPath path,
+      CatalogBaseTable newTable,
+      List<TableChange> changes,
+      Map<String, String> options) {
+    ResolvedCatalogTable resolved = checkCreatable(newTable);
+    RowType rowType =
+        (RowType) resolved.getResolvedSchema().toPhysicalRowDataType().getLogicalType();
+    Map<String, String> layoutOptions = TableOptions.forColumns(options, rowType.getFieldNames());
+    TableLayout layout = invalid(() -> TableLayout.from(Configuration.fromMap(layoutOptions)));
+    return invalid(() -> AlterColumns.of(path, changes, rowType, layout));
+  }
+
+  private static Map<String, String> prefixed(Map<String, String> options) {
+    Map<String, String> config = new HashMap<>();
+    options.forEach((key, value) -> config.put(TableOptions.CONFIG_PREFIX + key, value));
+    return config;
+  }
+
+  /**
+   * @param before the table's options
+   * @param after its options after the ALTER
+   * @param columns the table's columns
+   */
+  private static void checkChangeable(
+      ObjectPath path,
+      String key,
+      Map<String, String> before,
+      Map<String, String> after,
+      List<String> columns) {
     TableOptions.checkKey(key);
-    if (TableOptions.CREATION_ONLY.contains(key)) {
+    if (key.equals(LanceDatasetOptions.VECTOR_COLUMNS.key())) {
+      TableOptions.checkVectorColumns(path.getFullName(), before, after, columns);
+    } else if (TableOptions.CREATION_ONLY.contains(key)) {
       throw new ValidationException(
           String.format(
               "Option '%s' shapes a Lance table when it is created and cannot be changed"

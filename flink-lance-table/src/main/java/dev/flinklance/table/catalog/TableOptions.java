@@ -2,12 +2,18 @@ package dev.flinklance.table.catalog;
 
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.table.LanceDynamicTableFactory;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.stream.Collectors;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
+import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.factories.FactoryUtil;
 
@@ -20,6 +26,14 @@ import org.apache.flink.table.factories.FactoryUtil;
 public final class TableOptions {
   static final String CONFIG_PREFIX = "flink.";
   static final String COMMENT_KEY = CONFIG_PREFIX + "comment";
+
+  /**
+   * Options whose entries name columns. An entry of a column the table does not have (dropped, or
+   * not added yet) is inert: a sink and the Lance schema of an added column see only the entries of
+   * the table's columns.
+   */
+  private static final List<ConfigOption<Map<String, String>>> PER_COLUMN =
+      List.of(LanceDatasetOptions.VECTOR_COLUMNS, LanceDatasetOptions.SINK_COMPRESSION_COLUMNS);
 
   /** Options that shape the table when it is created; changing them later changes nothing. */
   static final Set<String> CREATION_ONLY =
@@ -95,6 +109,83 @@ public final class TableOptions {
       config.put(COMMENT_KEY, comment);
     }
     return config;
+  }
+
+  /** {@code options} without the per-column entries of columns not in {@code columns}. */
+  static Map<String, String> forColumns(Map<String, String> options, Collection<String> columns) {
+    Map<String, String> kept = new HashMap<>(options);
+    for (ConfigOption<Map<String, String>> option : PER_COLUMN) {
+      if (!options.containsKey(option.key())) {
+        continue;
+      }
+      Map<String, String> entries = new LinkedHashMap<>(entries(options, option));
+      if (entries.keySet().retainAll(columns)) {
+        if (entries.isEmpty()) {
+          kept.remove(option.key());
+        } else {
+          kept.put(option.key(), mapText(entries));
+        }
+      }
+    }
+    return kept;
+  }
+
+  /**
+   * Checks a change of {@code 'vector-columns'}: the entries of the table's columns are fixed when
+   * they are created (their Lance type is FixedSizeList, or not); an entry of a column the table
+   * does not have gives a later {@code ALTER TABLE ... ADD} of that ARRAY column its dimension.
+   *
+   * @throws ValidationException naming the table and the column whose entry would change
+   */
+  static void checkVectorColumns(
+      String table,
+      Map<String, String> before,
+      Map<String, String> after,
+      Collection<String> columns) {
+    Map<String, String> old = entries(before, LanceDatasetOptions.VECTOR_COLUMNS);
+    Map<String, String> updated = entries(after, LanceDatasetOptions.VECTOR_COLUMNS);
+    for (String column : columns) {
+      if (!Objects.equals(trimmed(old.get(column)), trimmed(updated.get(column)))) {
+        throw new ValidationException(
+            String.format(
+                "Option '%s' of table %s: column '%s' exists, %s; its entry cannot change. Entries"
+                    + " may be added or removed only for columns the table does not have yet:"
+                    + " ALTER TABLE ... SET ('%s' = '<col>:<dimension>') and then ALTER TABLE ..."
+                    + " ADD <col> ARRAY<FLOAT> adds a vector column of that dimension.",
+                LanceDatasetOptions.VECTOR_COLUMNS.key(),
+                table,
+                column,
+                old.containsKey(column)
+                    ? "a vector of dimension " + old.get(column).trim()
+                    : "not a vector column",
+                LanceDatasetOptions.VECTOR_COLUMNS.key()));
+      }
+    }
+  }
+
+  /** A map option's value as a user writes it ({@code emb:4,title:8}), quoted where needed. */
+  private static String mapText(Map<String, String> entries) {
+    return entries.entrySet().stream()
+        .map(entry -> quoted(entry.getKey()) + ":" + quoted(entry.getValue()))
+        .collect(Collectors.joining(","));
+  }
+
+  private static String quoted(String text) {
+    return text.matches("[^,:'\"]*") ? text : "'" + text.replace("'", "''") + "'";
+  }
+
+  private static String trimmed(String value) {
+    return value == null ? null : value.trim();
+  }
+
+  private static Map<String, String> entries(
+      Map<String, String> options, ConfigOption<Map<String, String>> option) {
+    try {
+      return Configuration.fromMap(options).get(option);
+    } catch (IllegalArgumentException e) {
+      throw new ValidationException(
+          String.format("Option '%s' is not a list of key:value pairs", option.key()), e);
+    }
   }
 
   /** The options stored in a table's config (entries of other tools are left out). */

@@ -23,6 +23,7 @@ import org.apache.flink.table.data.RowData;
 import org.lance.Dataset;
 import org.lance.Fragment;
 import org.lance.ipc.LanceScanner;
+import org.lance.schema.LanceSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -42,6 +43,10 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
   private final LookupSpec spec;
   private final LanceScan scan;
   private transient VersionMark lastLoaded;
+
+  /** The schema of {@link #lastLoaded}: tells a column renamed or dropped since by field id. */
+  private transient LanceSchema lastSchema;
+
   private transient OpenTable version; // the version a split reads
   private transient FragmentSplit split;
   private transient LanceScanner scanner;
@@ -98,6 +103,8 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
       String uri = spec.table().uri();
       if (lastLoaded != null) {
         FollowedTable.checkSameTable(uri, lastLoaded, latest);
+        FollowedTable.checkNoneLost(
+            uri, lastSchema, lastLoaded.version(), latest, spec.producedType());
       }
       FollowedTable.checkColumns(uri, latest, spec.producedType());
       List<Integer> fragments =
@@ -112,6 +119,7 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
           fragments.size());
       VersionMark loaded = VersionMark.of(latest);
       lastLoaded = loaded;
+      lastSchema = latest.getLanceSchema();
       if (fragments.isEmpty()) {
         return new FragmentSplit[] {
           new FragmentSplit(0, loaded.version(), loaded.epochNanos(), NO_FRAGMENT)

@@ -153,6 +153,72 @@ class LanceDbInteropITCase {
         .containsExactly(Row.of(expected.stream().filter(r -> score(r) > 10).count()));
   }
 
+  @Test
+  void aTableTheCatalogEvolvedReadsExactlyInLanceDb() throws Exception {
+    TableEnvironment env = Sql.batch();
+    exec(env, "CREATE CATALOG wh WITH ('type' = 'lance', 'warehouse' = 'file://" + dir + "')");
+    exec(env, "USE CATALOG wh");
+    exec(env, "CREATE TABLE evolved (id BIGINT, name STRING, score INT, note STRING)");
+    exec(env, "INSERT INTO evolved VALUES (1, 'a', 10, 'x'), (2, 'b', 20, 'y')");
+    exec(env, "ALTER TABLE evolved ADD email STRING COMMENT 'mail'");
+    exec(env, "INSERT INTO evolved VALUES (3, 'c', 30, 'z', 'c@x')");
+    exec(env, "ALTER TABLE evolved RENAME score TO points");
+    exec(env, "ALTER TABLE evolved DROP note");
+    // written after the drop: the data file carries the table's field ids, not positions
+    exec(env, "INSERT INTO evolved VALUES (4, 'd', 40, 'd@x')");
+
+    JsonNode read = LanceDbNode.read(dir.resolve("default"), "evolved");
+    assertThat(read.get("fields").fieldNames())
+        .toIterable()
+        .containsExactly("id", "name", "points", "email");
+    List<Object> rows = new ArrayList<>();
+    read.get("rows").forEach(row -> rows.add(normal(row)));
+    assertThat(rows)
+        .containsExactlyInAnyOrder(
+            row("id", num(1), "name", "a", "points", num(10), "email", null),
+            row("id", num(2), "name", "b", "points", num(20), "email", null),
+            row("id", num(3), "name", "c", "points", num(30), "email", "c@x"),
+            row("id", num(4), "name", "d", "points", num(40), "email", "d@x"));
+  }
+
+  @Test
+  void aTableLanceDbEvolvedReadsAndTakesRowsInFlink() throws Exception {
+    LanceDbNode.write(dir, "changed");
+    LanceDbNode.widen(dir, "changed");
+    TableEnvironment env = Sql.batch();
+    exec(
+        env,
+        "CREATE TABLE changed (id BIGINT NOT NULL, label STRING, score DOUBLE, tags"
+            + " ARRAY<STRING>, vec ARRAY<FLOAT>, ts TIMESTAMP(3), extra STRING) WITH ('connector'"
+            + " = 'lance', 'path' = '"
+            + dir.resolve("changed.lance")
+            + "')");
+    exec(
+        env,
+        "INSERT INTO changed VALUES (1000, 'new', 1.5, ARRAY['n'], ARRAY[CAST(1 AS FLOAT),"
+            + " CAST(2 AS FLOAT), CAST(3 AS FLOAT), CAST(4 AS FLOAT)], TIMESTAMP '2026-01-02"
+            + " 00:00:00', 'more')");
+    assertThat(query(env, "SELECT id, label, extra FROM changed WHERE id IN (1, 5, 1000)"))
+        .containsExactlyInAnyOrder(
+            Row.of(1L, "näme-1", null), Row.of(5L, null, null), Row.of(1000L, "new", "more"));
+    assertThat(query(env, "SELECT COUNT(*) FROM changed")).containsExactly(Row.of(136L));
+
+    LanceDbNode.narrow(dir, "changed");
+    exec(
+        env,
+        "CREATE TEMPORARY TABLE narrowed (id BIGINT NOT NULL, label STRING, extra STRING) WITH"
+            + " ('connector' = 'lance', 'path' = '"
+            + dir.resolve("changed.lance")
+            + "')");
+    exec(env, "INSERT INTO narrowed VALUES (2000, 'after', 'drop')");
+    assertThat(query(env, "SELECT * FROM narrowed WHERE id IN (1, 5, 1000, 2000)"))
+        .containsExactlyInAnyOrder(
+            Row.of(1L, "näme-1", null),
+            Row.of(5L, null, null),
+            Row.of(1000L, "new", "more"),
+            Row.of(2000L, "after", "drop"));
+  }
+
   private static double score(Row row) {
     Double score = (Double) row.getField(2);
     return score == null ? Double.NaN : score;

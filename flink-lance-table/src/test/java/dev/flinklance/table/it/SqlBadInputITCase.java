@@ -147,7 +147,9 @@ class SqlBadInputITCase {
     assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM missing_column"))
         .hasStackTraceContaining("Column 'nope' does not exist in the table");
     assertThatThrownBy(() -> exec(env, "INSERT INTO missing_column VALUES (1, 'x')"))
-        .hasStackTraceContaining("Column 'nope' of the stream does not exist in the table");
+        .hasStackTraceContaining(
+            "the table lacks declared columns [nope Utf8]; set 'sink.schema-evolution' ="
+                + " 'add-columns' to add them");
 
     create("wrong_type", "id STRING NOT NULL, name STRING", ", 'path' = '" + table + "'");
     assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM wrong_type"))

@@ -19,6 +19,7 @@ import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.Consumer;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.types.pojo.ArrowType;
@@ -32,13 +33,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
+import org.lance.schema.ColumnAlteration;
 import org.lance.schema.SqlExpressions;
 
 /**
  * Time travel after another client added a column: the table read as it was, the added column NULL
  * in the versions before it (also with projection, filters and {@code COUNT(*)} pushed down, and in
  * a streaming read started before it), and a clear error for a NOT NULL column the version read
- * lacks.
+ * lacks; time travel before a rename and a drop.
  */
 class TimeTravelSchemaITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
@@ -106,24 +108,82 @@ class TimeTravelSchemaITCase {
     assertThat(queryStrings(env, "SELECT * FROM t"))
         .containsExactlyInAnyOrder("+I[1, a, 10]", "+I[2, b, 20]", "+I[3, c, 30]");
 
+    // FOR SYSTEM_TIME AS OF reads the columns the table had then
     assertThat(queryStrings(env, "SELECT COUNT(*) FROM " + asOf())).containsExactly("+I[2]");
     assertThat(queryStrings(env, "SELECT * FROM " + asOf()))
-        .containsExactlyInAnyOrder("+I[1, a, null]", "+I[2, b, null]");
-    assertThat(queryStrings(env, "SELECT id, extra FROM " + asOf() + " WHERE v = 'a'"))
-        .containsExactly("+I[1, null]");
-    assertThat(queryStrings(env, "SELECT id FROM " + asOf() + " WHERE extra IS NULL"))
-        .containsExactlyInAnyOrder("+I[1]", "+I[2]");
-    assertThat(queryStrings(env, "SELECT id FROM " + asOf() + " WHERE extra = 10")).isEmpty();
-    assertThat(queryStrings(env, "SELECT extra, v FROM " + asOf() + " WHERE id > 1"))
-        .containsExactly("+I[null, b]");
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+    assertThat(queryStrings(env, "SELECT id FROM " + asOf() + " WHERE v = 'a'"))
+        .containsExactly("+I[1]");
+    assertThatThrownBy(() -> queryStrings(env, "SELECT extra FROM " + asOf()))
+        .hasStackTraceContaining("Column 'extra' not found");
 
+    // an older version read with the columns declared now: the added one NULL
     String version = "t /*+ OPTIONS('scan.version' = '" + before + "') */";
     assertThat(queryStrings(env, "SELECT COUNT(*) FROM " + version)).containsExactly("+I[2]");
     assertThat(queryStrings(env, "SELECT * FROM " + version))
         .containsExactlyInAnyOrder("+I[1, a, null]", "+I[2, b, null]");
+    assertThat(queryStrings(env, "SELECT id, extra FROM " + version + " WHERE v = 'a'"))
+        .containsExactly("+I[1, null]");
+    assertThat(queryStrings(env, "SELECT id FROM " + version + " WHERE extra IS NULL"))
+        .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+    assertThat(queryStrings(env, "SELECT id FROM " + version + " WHERE extra = 10")).isEmpty();
     String tag = "t /*+ OPTIONS('scan.tag' = 'before') */";
     assertThat(queryStrings(env, "SELECT extra, id FROM " + tag + " WHERE extra IS NULL"))
         .containsExactlyInAnyOrder("+I[null, 1]", "+I[null, 2]");
+  }
+
+  /**
+   * Another client renames a column, then drops it (plain Lance): a read of the version before,
+   * declared with the columns of then, reads them as they were; declared with the current ones, the
+   * renamed column is an error naming its old name (never NULL, as a column added later would be),
+   * and the dropped one is not read.
+   */
+  @Test
+  void timeTravelBeforeARenameAndADrop() throws InterruptedException {
+    createTable("BIGINT");
+    alter(
+        dataset ->
+            dataset.alterColumns(List.of(new ColumnAlteration.Builder("v").rename("w").build())));
+    exec(env, "INSERT INTO t VALUES (3, 'c')");
+    exec(
+        env,
+        "CREATE TEMPORARY TABLE then_t (id BIGINT, v STRING) WITH ('connector' = 'lance', 'path'"
+            + " = '"
+            + table
+            + "', 'scan.version' = '"
+            + before
+            + "')");
+    assertThat(queryStrings(env, "SELECT * FROM then_t"))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+    assertThat(queryStrings(env, "SELECT * FROM t"))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]", "+I[3, c]");
+    // FOR SYSTEM_TIME AS OF reads the columns of then; a read declaring the current ones fails
+    assertThat(queryStrings(env, "SELECT * FROM " + asOf()))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+    String version = "t /*+ OPTIONS('scan.version' = '" + before + "') */";
+    assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM " + version))
+        .hasStackTraceContaining(
+            "Lance table '"
+                + table
+                + "': column 'w' was named 'v' at version "
+                + before
+                + " (it was renamed later): read that version with the column declared as 'v'");
+
+    alter(dataset -> dataset.dropColumns(List.of("w")));
+    assertThat(queryStrings(env, "SELECT * FROM " + asOf()))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+    assertThat(queryStrings(env, "SELECT * FROM " + version))
+        .containsExactlyInAnyOrder("+I[1]", "+I[2]");
+    assertThat(queryStrings(env, "SELECT * FROM then_t"))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+  }
+
+  /** Another client changes the table through plain Lance. */
+  private void alter(Consumer<Dataset> change) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = new TableRef(table, Map.of()).open(allocator)) {
+      change.accept(dataset);
+    }
   }
 
   @Test
@@ -180,10 +240,13 @@ class TimeTravelSchemaITCase {
     addColumn(false);
     assertThat(queryStrings(env, "DESCRIBE t"))
         .contains("+I[extra, BIGINT, false, null, null, null]");
-    assertThat(queryStrings(env, "SELECT id, v FROM " + asOf()))
+    assertThat(queryStrings(env, "SELECT * FROM " + asOf()))
         .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
-    assertThat(queryStrings(env, "SELECT COUNT(*) FROM " + asOf())).containsExactly("+I[2]");
-    assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM " + asOf()))
+    String version = "t /*+ OPTIONS('scan.version' = '" + before + "') */";
+    assertThat(queryStrings(env, "SELECT id, v FROM " + version))
+        .containsExactlyInAnyOrder("+I[1, a]", "+I[2, b]");
+    assertThat(queryStrings(env, "SELECT COUNT(*) FROM " + version)).containsExactly("+I[2]");
+    assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM " + version))
         .hasStackTraceContaining(
             "Lance table '"
                 + table

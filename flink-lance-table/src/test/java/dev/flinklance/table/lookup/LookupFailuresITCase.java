@@ -131,7 +131,7 @@ class LookupFailuresITCase {
               }
             });
     assertEndsTheJob(failure, table.uri(), "no longer has the columns this job reads");
-    assertThat(failure).hasStackTraceContaining("Column 'name' does not exist");
+    assertThat(failure).hasStackTraceContaining("another client dropped column 'name'");
   }
 
   private TableEnvironment scores(String name, String options) {

@@ -41,6 +41,16 @@ public final class LanceDbNode {
     run("write", database, table);
   }
 
+  /** The SDK's own schema changes: adds the STRING column {@code extra}, renames name to label. */
+  public static void widen(Path database, String table) throws Exception {
+    run("widen", database, table);
+  }
+
+  /** The SDK's own schema change: drops the column {@code score}. */
+  public static void narrow(Path database, String table) throws Exception {
+    run("narrow", database, table);
+  }
+
   private static String run(String command, Path database, String table) throws Exception {
     Path dir = installed();
     List<String> line = List.of("node", "interop.mjs", command, database.toString(), table);
