@@ -5,10 +5,13 @@ import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 
 /**
- * A table version's Arrow schema with every field's Lance id in its metadata, as a fragment write
- * or an Overwrite must be given it. Without the ids lance-core 7.0.0 numbers the fields of a new
- * data file by their position: once a table's ids have a gap (a dropped column) or another order (a
- * column added FIRST), the file's columns are read as other columns, or the read panics.
+ * A table version's Arrow schema as a fragment write or an Overwrite must be given it. lance-core
+ * 7.0.0 numbers a new data file's fields by their position unless the schema carries each field's
+ * id ({@code lance:field_id}): once a table's ids have a gap (a dropped column) or another order (a
+ * column added FIRST), the file's columns would be read as other columns, or the read panics. Where
+ * the ids are in order the schema goes without them, as before: fragments written with the ids into
+ * such a table crashed the JVM in a later compaction's index remap ({@code load_indices}, SIGSEGV;
+ * {@code SavepointCompatibilityITCase}, an upsert table with its key index).
  */
 @Internal
 public final class FieldIds {
@@ -16,6 +19,7 @@ public final class FieldIds {
   private FieldIds() {}
 
   public static Schema schemaOf(Dataset dataset) {
-    return SchemaTree.of(dataset.getLanceSchema(), dataset.getSchema()).toArrow();
+    SchemaTree tree = SchemaTree.of(dataset.getLanceSchema(), dataset.getSchema());
+    return tree.idsInOrder() ? dataset.getSchema() : tree.toArrow();
   }
 }

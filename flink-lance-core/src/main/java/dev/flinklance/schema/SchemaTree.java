@@ -169,6 +169,27 @@ final class SchemaTree {
     return new Schema(fields, metadata);
   }
 
+  /**
+   * Whether the field ids are those a fragment write would give the fields by their position (in
+   * order, depth first, from 0): true of a table no column was dropped from or moved in.
+   */
+  boolean idsInOrder() {
+    int[] next = {0};
+    return inOrder(columns, next);
+  }
+
+  private static boolean inOrder(List<Node> nodes, int[] next) {
+    for (Node node : nodes) {
+      if (node.id >= 0 && node.id != next[0]++) {
+        return false;
+      }
+      if (!inOrder(node.children, next)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Every field id in the tree. */
   Set<Integer> ids() {
     Set<Integer> ids = new HashSet<>();
