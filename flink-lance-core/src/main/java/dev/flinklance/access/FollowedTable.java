@@ -139,7 +139,7 @@ public final class FollowedTable implements AutoCloseable {
         return; // another thread moved it meanwhile
       }
       long before = open.dataset().version();
-      LanceSchema schemaBefore = open.dataset().getLanceSchema();
+      LanceSchema schemaBefore = LanceReadSchema.lanceFieldsOf(open.dataset()).orElse(null);
       boolean moved = false;
       try {
         moved = open.moveToLatest();
@@ -175,7 +175,11 @@ public final class FollowedTable implements AutoCloseable {
    */
   public static void checkNoneLost(
       String uri, LanceSchema schemaBefore, long before, Dataset dataset, RowType declared) {
-    LostColumns.between(schemaBefore, dataset.getLanceSchema(), declared.getFieldNames())
+    LanceSchema now = LanceReadSchema.lanceFieldsOf(dataset).orElse(null);
+    if (schemaBefore == null || now == null) {
+      return; // Lance cannot describe the fields: checkColumns goes by name
+    }
+    LostColumns.between(schemaBefore, now, declared.getFieldNames())
         .ifPresent(
             what -> {
               throw new PermanentDatasetException(

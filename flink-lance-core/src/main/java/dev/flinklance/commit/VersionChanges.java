@@ -1,6 +1,7 @@
 package dev.flinklance.commit;
 
 import dev.flinklance.access.VersionMark;
+import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.commit.VersionChange.Kind;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceErrors;
@@ -22,6 +23,7 @@ import org.lance.Fragment;
 import org.lance.FragmentMetadata;
 import org.lance.fragment.DataFile;
 import org.lance.schema.LanceField;
+import org.lance.schema.LanceSchema;
 
 /**
  * What each version of a table did to the rows: fragments removed, added, and gaining deleted rows,
@@ -172,10 +174,17 @@ public final class VersionChanges {
     return false;
   }
 
-  /** The Lance field ids of the columns and of everything nested in them. */
+  /**
+   * The Lance field ids of the columns and of everything nested in them; null (every field) where
+   * Lance cannot describe the fields.
+   */
   private static Set<Integer> fieldIds(Dataset at, Collection<String> columns) {
+    Optional<LanceSchema> schema = LanceReadSchema.lanceFieldsOf(at);
+    if (schema.isEmpty()) {
+      return null;
+    }
     Set<Integer> ids = new HashSet<>();
-    for (LanceField field : at.getLanceSchema().fields()) {
+    for (LanceField field : schema.get().fields()) {
       if (columns.contains(field.getName())) {
         collectIds(field, ids);
       }

@@ -1,8 +1,11 @@
 package dev.flinklance.schema;
 
+import dev.flinklance.arrow.read.LanceReadSchema;
+import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
+import org.lance.schema.LanceSchema;
 
 /**
  * A table version's Arrow schema as a fragment write or an Overwrite must be given it. lance-core
@@ -19,7 +22,11 @@ public final class FieldIds {
   private FieldIds() {}
 
   public static Schema schemaOf(Dataset dataset) {
-    SchemaTree tree = SchemaTree.of(dataset.getLanceSchema(), dataset.getSchema());
+    Optional<LanceSchema> fields = LanceReadSchema.lanceFieldsOf(dataset);
+    if (fields.isEmpty()) {
+      return dataset.getSchema();
+    }
+    SchemaTree tree = SchemaTree.of(fields.get(), dataset.getSchema());
     return tree.idsInOrder() ? dataset.getSchema() : tree.toArrow();
   }
 }

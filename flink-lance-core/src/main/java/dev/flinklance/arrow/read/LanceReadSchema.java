@@ -45,13 +45,29 @@ public final class LanceReadSchema {
       for (long id : reader.getDictionaryIds()) {
         values.put(id, reader.lookup(id).getVector().getField());
       }
-      return new LanceReadSchema(schema, Map.copyOf(values), dataset.getLanceSchema());
+      return new LanceReadSchema(schema, Map.copyOf(values), lanceFieldsOf(dataset).orElse(null));
     }
   }
 
-  /** The schema with Lance's field ids ({@link LostColumns} tells renames by them). */
-  public LanceSchema lanceSchema() {
-    return lanceSchema;
+  /**
+   * A version's fields with their Lance ids; empty where lance-core 7.0.0 cannot describe them
+   * ("ArrowSchema conversion error" for some encodings other writers produce, such as
+   * dictionaries): the checks that tell columns apart by id then go by name, as before.
+   */
+  public static Optional<LanceSchema> lanceFieldsOf(Dataset dataset) {
+    try {
+      return Optional.of(dataset.getLanceSchema());
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+  }
+
+  /**
+   * The schema with Lance's field ids ({@link LostColumns} tells renames by them), where Lance can
+   * describe the fields.
+   */
+  public Optional<LanceSchema> lanceSchema() {
+    return Optional.ofNullable(lanceSchema);
   }
 
   public Schema schema() {

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import org.lance.Dataset;
+import org.lance.schema.LanceSchema;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -279,8 +280,11 @@ final class ChangePlanner {
             () -> {
               try (Dataset before = latest.checkoutVersion(version - 1);
                   Dataset after = latest.checkoutVersion(version)) {
-                return LostColumns.between(
-                    before.getLanceSchema(), after.getLanceSchema(), scan.watchedColumns());
+                Optional<LanceSchema> earlier = LanceReadSchema.lanceFieldsOf(before);
+                Optional<LanceSchema> later = LanceReadSchema.lanceFieldsOf(after);
+                return earlier.isPresent() && later.isPresent()
+                    ? LostColumns.between(earlier.get(), later.get(), scan.watchedColumns())
+                    : Optional.<String>empty();
               }
             });
     lost.ifPresent(

@@ -113,7 +113,13 @@ public final class SplitPlanner {
     String uri = scan.dataset().uri();
     for (String column : missing) {
       // a column renamed since the version is no column added later: NULL would be wrong there
-      LostColumns.formerName(schema.lanceSchema(), latest.lanceSchema(), column)
+      schema
+          .lanceSchema()
+          .flatMap(
+              earlier ->
+                  latest
+                      .lanceSchema()
+                      .flatMap(later -> LostColumns.formerName(earlier, later, column)))
           .ifPresent(
               name -> {
                 throw new PermanentDatasetException(

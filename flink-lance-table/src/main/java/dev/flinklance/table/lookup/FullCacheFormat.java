@@ -4,6 +4,7 @@ import dev.flinklance.access.FollowedTable;
 import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
+import dev.flinklance.arrow.read.LanceReadSchema;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSourceOptions;
@@ -119,7 +120,7 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
           fragments.size());
       VersionMark loaded = VersionMark.of(latest);
       lastLoaded = loaded;
-      lastSchema = latest.getLanceSchema();
+      lastSchema = LanceReadSchema.lanceFieldsOf(latest).orElse(null);
       if (fragments.isEmpty()) {
         return new FragmentSplit[] {
           new FragmentSplit(0, loaded.version(), loaded.epochNanos(), NO_FRAGMENT)
