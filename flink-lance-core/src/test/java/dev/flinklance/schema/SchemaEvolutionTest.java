@@ -159,7 +159,7 @@ class SchemaEvolutionTest {
     assertThat(describe()).containsExactly("id#0!", "name#1!", "s#3[a#4]", "ts#5", "emb#6");
     assertThat(LanceTestTables.readColumns(uri, List.of("id", "emb")).toString())
         .isEqualTo("[[0, null], [1, null], [2, null]]");
-    // the dropped column's data stays in the versions before
+    // both changes are one commit on top of the two versions the table had
     assertThat(LanceTestTables.latestVersion(uri)).isEqualTo(3);
   }
 
