@@ -9,6 +9,7 @@ import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.Warehouse;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.maintenance.TableMaintenances;
+import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.sink.SchemaEvolutionMode;
@@ -119,6 +120,10 @@ public final class DynamicSinkConfig implements Serializable {
   /** The user-set commit user, or null to use the one kept in Flink state. */
   public String commitUser() {
     return options.get(LanceSinkOptions.SINK_COMMIT_USER);
+  }
+
+  InvalidRecordPolicy onInvalidRecord() {
+    return options.get(LanceSinkOptions.SINK_ON_INVALID_RECORD);
   }
 
   int writersPerTable() {

@@ -1,8 +1,11 @@
 package dev.flinklance.sink.dynamic;
 
 import dev.flinklance.metrics.LanceMetrics;
+import dev.flinklance.sink.InvalidRecordPolicy;
+import dev.flinklance.sink.writer.InvalidRecordException;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.RecordErrors;
+import dev.flinklance.sink.writer.SkippedRecords;
 import dev.flinklance.sink.writer.WriteFailure;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -30,6 +33,8 @@ public final class DynamicSinkWriter
   private final DynamicSinkConfig config;
   private final WriterInitContext context;
   private final WriteFailure failure;
+  private final SkippedRecords skipped;
+  private final String subtask;
 
   /** Open tables, least recently written first. */
   private final LinkedHashMap<TableName, TableWriter> open = new LinkedHashMap<>(16, 0.75f, true);
@@ -42,11 +47,11 @@ public final class DynamicSinkWriter
   public DynamicSinkWriter(DynamicSinkConfig config, WriterInitContext context) {
     this.config = config;
     this.context = context;
+    this.subtask = RecordErrors.subtaskOf(context);
+    this.skipped = new SkippedRecords(context.metricGroup().getNumRecordsSendErrorsCounter());
     this.failure =
         new WriteFailure(
-            "Dynamic Lance sink into '" + config.warehouse() + "'",
-            RecordErrors.subtaskOf(context),
-            () -> records);
+            "Dynamic Lance sink into '" + config.warehouse() + "'", subtask, () -> records);
     MetricGroup metrics = context.metricGroup().addGroup(LanceMetrics.GROUP);
     metrics.gauge("openTables", open::size);
     metrics.gauge("bufferedBytes", this::bufferedBytes);
@@ -57,15 +62,37 @@ public final class DynamicSinkWriter
     failure.guard(
         () -> {
           records++;
-          TableName name = TableName.of(record);
-          TableWriter table = open.get(name);
-          if (table == null) {
-            table = new TableWriter(name, record, config, this.context);
-            open.put(name, table);
-            closeLeastRecent(name);
+          try {
+            writeTo(TableName.of(record), record);
+          } catch (InvalidRecordException e) {
+            reject(e);
           }
-          table.write(record);
         });
+  }
+
+  private void writeTo(TableName name, DynamicRecord record) throws InterruptedException {
+    TableWriter table = open.get(name);
+    if (table == null) {
+      table = new TableWriter(name, record, config, context);
+      open.put(name, table);
+      closeLeastRecent(name);
+    }
+    table.write(record);
+  }
+
+  /**
+   * A record its table cannot take (a name, key or column type that does not fit): skipped under
+   * {@code sink.on-invalid-record = skip}, else the job fails at once (it would come back after
+   * every restart).
+   */
+  private void reject(InvalidRecordException problem) {
+    String message =
+        String.format(
+            "Dynamic Lance sink: record #%d of %s: %s", records, subtask, problem.getMessage());
+    if (config.onInvalidRecord() != InvalidRecordPolicy.SKIP) {
+      throw new InvalidRecordException(message, null);
+    }
+    skipped.skip(message);
   }
 
   /**

@@ -3,6 +3,7 @@ package dev.flinklance.sink.dynamic;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.writer.InvalidRecordException;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.TableRows;
 import java.util.ArrayList;
@@ -53,7 +54,12 @@ final class TableWriter implements AutoCloseable {
   }
 
   private void open(RowType rowType) {
-    LanceSinkConfig table = config.forTable(name, rowType, primaryKey, vectorColumns);
+    LanceSinkConfig table;
+    try {
+      table = config.forTable(name, rowType, primaryKey, vectorColumns);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRecordException(e.getMessage(), null);
+    }
     uri = table.dataset().uri();
     PrimaryKey key = table.primaryKey().orElse(null);
     if (key != null && keyType == null) {
@@ -65,21 +71,22 @@ final class TableWriter implements AutoCloseable {
   }
 
   /**
-   * @throws IllegalArgumentException naming the table and column, for a record that disagrees with
+   * @throws InvalidRecordException naming the table and column, for a record that disagrees with
    *     the table's key or has a column of another type
    */
   void write(DynamicRecord record) throws InterruptedException {
     if (!record.primaryKey().equals(primaryKey)) {
-      throw new IllegalArgumentException(
+      throw new InvalidRecordException(
           String.format(
               "Records of Lance table '%s' disagree on its primary key: %s, then %s",
-              uri, primaryKey, record.primaryKey()));
+              uri, primaryKey, record.primaryKey()),
+          null);
     }
     Generation current = generations.get(generations.size() - 1);
     RowData row = record.row();
     if (!current.type().equals(record.rowType())) {
       if (!RowTypes.covers(current.type(), record.rowType())) {
-        widen(RowTypes.union(current.type(), record.rowType(), uri));
+        widen(unionWith(current.type(), record.rowType()));
         current = generations.get(generations.size() - 1);
       }
       RowType target = current.type();
@@ -96,6 +103,14 @@ final class TableWriter implements AutoCloseable {
     }
     current.rows().write(row);
     written = true;
+  }
+
+  private RowType unionWith(RowType current, RowType record) {
+    try {
+      return RowTypes.union(current, record, uri);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRecordException(e.getMessage(), null);
+    }
   }
 
   private void widen(RowType wider) throws InterruptedException {

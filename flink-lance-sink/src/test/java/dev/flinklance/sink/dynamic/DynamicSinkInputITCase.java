@@ -97,6 +97,31 @@ class DynamicSinkInputITCase {
   }
 
   @Test
+  void underSkipRecordsTheirTableCannotTakeAreLeftOutAndTheRestLands() throws Exception {
+    List<DynamicRecord> records =
+        List.of(
+            DynamicRecord.append("db", "t", ManyTables.NARROW, GenericRowData.of(1L, 1L)),
+            DynamicRecord.append(
+                "db", "t", TEXT, GenericRowData.of(2L, StringData.fromString("two"))),
+            DynamicRecord.change(
+                "db", "t", ManyTables.NARROW, GenericRowData.of(3L, 3L), List.of("id")),
+            DynamicRecord.append("db", "a/b", ManyTables.NARROW, GenericRowData.of(4L, 4L)),
+            DynamicRecord.append("db", "t", ManyTables.NARROW, GenericRowData.of(5L, 5L)));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(records)
+        .sinkTo(
+            DynamicLanceSink.builder()
+                .warehouse(warehouse())
+                .option("sink.on-invalid-record", "skip")
+                .build());
+    env.execute();
+
+    assertThat(LanceTestTables.readLongs(uri("t"), "id")).containsExactlyInAnyOrder(1L, 5L);
+    assertThat(dir.resolve("warehouse/db/a")).doesNotExist();
+  }
+
+  @Test
   void badOptionsFailWhenTheSinkIsBuilt() {
     assertThatThrownBy(() -> DynamicLanceSink.builder().build())
         .hasMessageContaining("'warehouse'");
