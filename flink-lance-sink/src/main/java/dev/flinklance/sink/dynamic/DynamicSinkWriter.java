@@ -24,8 +24,9 @@ import org.apache.flink.util.IOUtils;
  * The dynamic sink's writer: one {@link TableWriter} per table it has records of, opened at the
  * table's first record (creating the table if needed), hands on one result per table at each
  * checkpoint. Bounded: at most {@code sink.dynamic.max-open-tables} tables take appended rows at
- * once (the least recently written finishes its file first), and a table without records between
- * two checkpoints is closed at the second. It never commits.
+ * once (the least recently written finishes its file first), their memory together stays within
+ * {@code sink.dynamic.max-buffer-size} (the largest finishes its file first), and a table without
+ * records between two checkpoints is closed at the second. It never commits.
  */
 @Internal
 public final class DynamicSinkWriter
@@ -41,6 +42,9 @@ public final class DynamicSinkWriter
 
   /** What tables closed before the checkpoint wrote, for it. */
   private final Map<TableName, List<LanceWriteResult>> closed = new HashMap<>();
+
+  /** Records between two looks at the open tables' memory (a look visits every open table). */
+  private static final int MEMORY_CHECK_INTERVAL = 256;
 
   private long records;
 
@@ -78,6 +82,37 @@ public final class DynamicSinkWriter
       closeLeastRecent(name);
     }
     table.write(record);
+    if (records % MEMORY_CHECK_INTERVAL == 0) {
+      closeLargestWhileOverBudget();
+    }
+  }
+
+  /**
+   * Past {@code sink.dynamic.max-buffer-size}, appending tables finish their files and close, those
+   * holding the most first.
+   */
+  private void closeLargestWhileOverBudget() throws InterruptedException {
+    long total = bufferedBytes();
+    while (total > config.maxBufferBytes()) {
+      Map.Entry<TableName, TableWriter> largest = null;
+      for (Map.Entry<TableName, TableWriter> table : open.entrySet()) {
+        if (!table.getValue().keyed()
+            && (largest == null
+                || table.getValue().bufferedBytes() > largest.getValue().bufferedBytes())) {
+          largest = table;
+        }
+      }
+      if (largest == null) {
+        return;
+      }
+      total -= largest.getValue().bufferedBytes();
+      finishAndClose(largest.getKey(), largest.getValue());
+      open.remove(largest.getKey());
+    }
+  }
+
+  private void finishAndClose(TableName name, TableWriter table) throws InterruptedException {
+    closed.computeIfAbsent(name, t -> new ArrayList<>()).addAll(table.finishAndClose());
   }
 
   /**
@@ -104,9 +139,7 @@ public final class DynamicSinkWriter
     while (open.size() > config.maxOpenTables() && tables.hasNext()) {
       Map.Entry<TableName, TableWriter> eldest = tables.next();
       if (!eldest.getValue().keyed() && !eldest.getKey().equals(opened)) {
-        closed
-            .computeIfAbsent(eldest.getKey(), t -> new ArrayList<>())
-            .addAll(eldest.getValue().finishAndClose());
+        finishAndClose(eldest.getKey(), eldest.getValue());
         tables.remove();
       }
     }

@@ -61,6 +61,43 @@ class DynamicSinkInputITCase {
             });
   }
 
+  /**
+   * Rows of 20 KB into 8 tables with a 4 MB budget for all of them: tables finish their files and
+   * close mid-checkpoint, and every row lands once.
+   */
+  @Test
+  void tablesPastTheMemoryBudgetFinishTheirFilesAndLoseNothing() throws Exception {
+    String payload = "x".repeat(20_000);
+    List<DynamicRecord> records = new ArrayList<>();
+    for (long i = 0; i < 8 * 250; i++) {
+      records.add(
+          DynamicRecord.append(
+              "db",
+              "big" + (i % 8),
+              ManyTables.WIDE,
+              GenericRowData.of(i, i, StringData.fromString(payload))));
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(records)
+        .sinkTo(
+            DynamicLanceSink.builder()
+                .warehouse(warehouse())
+                .option("sink.dynamic.max-buffer-size", "4 mb")
+                .build());
+    env.execute();
+
+    int fragments = 0;
+    for (int t = 0; t < 8; t++) {
+      long table = t;
+      List<Long> ids = LanceTestTables.readLongs(uri("big" + t), "id");
+      assertThat(ids).hasSize(250).doesNotHaveDuplicates().allMatch(id -> id % 8 == table);
+      assertThat(LanceTestTables.sinkCommits(uri("big" + t))).hasSize(1);
+      fragments += LanceTestTables.fragmentCount(uri("big" + t));
+    }
+    assertThat(fragments).as("tables finished files before the end").isGreaterThan(8);
+  }
+
   @Test
   void aColumnOfAnotherTypeFailsNamingTableAndColumn() {
     List<DynamicRecord> records =
