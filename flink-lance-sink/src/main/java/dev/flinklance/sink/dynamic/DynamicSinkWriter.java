@@ -7,6 +7,7 @@ import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.RecordErrors;
 import dev.flinklance.sink.writer.SkippedRecords;
 import dev.flinklance.sink.writer.WriteFailure;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -14,11 +15,21 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.metrics.MetricGroup;
+import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.IOUtils;
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The dynamic sink's writer: one {@link TableWriter} per table it has records of, opened at the
@@ -43,10 +54,18 @@ public final class DynamicSinkWriter
   /** What tables closed before the checkpoint wrote, for it. */
   private final Map<TableName, List<LanceWriteResult>> closed = new HashMap<>();
 
+  private static final Logger LOG = LoggerFactory.getLogger(DynamicSinkWriter.class);
+
+  /** Tables finishing their files at once at a checkpoint. */
+  private static final int FINISH_THREADS = 8;
+
+  private static final Duration FINISH_WAIT_ON_CLOSE = Duration.ofMinutes(1);
+
   /** Records between two looks at the open tables' memory (a look visits every open table). */
   private static final int MEMORY_CHECK_INTERVAL = 256;
 
   private long records;
+  private ExecutorService finishers;
 
   public DynamicSinkWriter(DynamicSinkConfig config, WriterInitContext context) {
     this.config = config;
@@ -156,29 +175,61 @@ public final class DynamicSinkWriter
   @Override
   public Collection<TableWriteResult> prepareCommit() throws InterruptedException {
     failure.check();
-    List<TableWriteResult> results = new ArrayList<>();
-    Iterator<Map.Entry<TableName, TableWriter>> tables = open.entrySet().iterator();
-    while (tables.hasNext()) {
-      Map.Entry<TableName, TableWriter> entry = tables.next();
+    Map<TableName, Future<Optional<TableWriteResult>>> finishing = new LinkedHashMap<>();
+    Map<TableName, Boolean> idle = new HashMap<>();
+    for (Map.Entry<TableName, TableWriter> entry : open.entrySet()) {
       TableWriter table = entry.getValue();
-      boolean idle = !table.written();
-      table
-          .prepareCommit()
+      idle.put(entry.getKey(), !table.written());
+      finishing.put(entry.getKey(), finishers().submit(table::prepareCommit));
+    }
+    List<TableWriteResult> results = new ArrayList<>();
+    for (Map.Entry<TableName, Future<Optional<TableWriteResult>>> table : finishing.entrySet()) {
+      finished(table.getValue())
           .ifPresent(
               result -> {
-                List<LanceWriteResult> before = closed.remove(entry.getKey());
+                List<LanceWriteResult> before = closed.remove(table.getKey());
                 results.add(before == null ? result : merged(result, before));
               });
-      if (idle) {
-        table.close();
-        tables.remove();
-      }
     }
+    idle.forEach(
+        (name, isIdle) -> {
+          if (isIdle) {
+            open.remove(name).close();
+          }
+        });
     closed.forEach(
         (name, written) ->
             results.add(new TableWriteResult(name, null, LanceWriteResults.merge(written))));
     closed.clear();
     return results;
+  }
+
+  /**
+   * Tables finish their files side by side: most of a file's end is waiting for Lance to encode and
+   * write it, and a writer of hundreds of tables finished them one after the other in seconds per
+   * checkpoint.
+   */
+  private ExecutorService finishers() {
+    if (finishers == null) {
+      finishers =
+          Executors.newFixedThreadPool(
+              FINISH_THREADS, new ExecutorThreadFactory("lance-dynamic-writer-" + subtask));
+    }
+    return finishers;
+  }
+
+  private static Optional<TableWriteResult> finished(Future<Optional<TableWriteResult>> table)
+      throws InterruptedException {
+    try {
+      return table.get();
+    } catch (ExecutionException e) {
+      ExceptionUtils.rethrowIfFatalError(e.getCause());
+      if (e.getCause() instanceof InterruptedException interrupted) {
+        throw interrupted;
+      }
+      ExceptionUtils.rethrow(e.getCause());
+      return Optional.empty();
+    }
   }
 
   private static TableWriteResult merged(TableWriteResult result, List<LanceWriteResult> before) {
@@ -191,9 +242,45 @@ public final class DynamicSinkWriter
     return open.values().stream().mapToLong(TableWriter::bufferedBytes).sum();
   }
 
+  /**
+   * Closes the tables once no finisher works on them: a checkpoint's finish cut short (a failed
+   * table, or the task cancelled while it waited) leaves the others' finishes running, and closing
+   * a table's memory under Lance's encoder frees it twice.
+   */
   @Override
   public void close() throws Exception {
+    if (finishers != null) {
+      finishers.shutdown();
+      if (!awaitFinishers()) {
+        LOG.warn(
+            "Dynamic Lance sink ({}): files still being finished after {}; their tables' memory is"
+                + " left to the JVM",
+            subtask,
+            FINISH_WAIT_ON_CLOSE);
+        open.clear();
+        return;
+      }
+    }
     IOUtils.closeAll(open.values());
     open.clear();
+  }
+
+  private boolean awaitFinishers() {
+    long deadline = System.nanoTime() + FINISH_WAIT_ON_CLOSE.toNanos();
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return finishers.awaitTermination(
+              Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true; // cancelled tasks are interrupted; the wait must still happen
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
   }
 }
