@@ -51,7 +51,9 @@ final class TableRows {
   /** Files under {@code dir} whose name ends with {@code suffix}. */
   static long filesUnder(Path dir, String suffix) {
     try (Stream<Path> files = Files.walk(dir)) {
-      return files.filter(f -> f.getFileName().toString().endsWith(suffix)).count();
+      return files
+          .filter(f -> Files.isRegularFile(f) && f.getFileName().toString().endsWith(suffix))
+          .count();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
