@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -191,17 +192,26 @@ final class TableWriter implements AutoCloseable {
     }
   }
 
-  /** Rows of a record type the table's covers, as rows of the table's: NULL where they lack one. */
+  /**
+   * Rows of a record type the table's {@link RowTypes#covers}, as rows of the table's: NULL where
+   * they lack a column, values of a narrower type widened.
+   */
   private static final class RowAdapter {
     private final int arity;
     private final RowData.FieldGetter[] getters;
+    private final UnaryOperator<Object>[] converters;
 
+    @SuppressWarnings("unchecked")
     RowAdapter(RowType from, RowType to) {
       this.arity = to.getFieldCount();
       this.getters = new RowData.FieldGetter[arity];
+      this.converters = new UnaryOperator[arity];
       for (int i = 0; i < arity; i++) {
         int source = from.getFieldIndex(to.getFieldNames().get(i));
-        getters[i] = source < 0 ? null : RowData.createFieldGetter(from.getTypeAt(source), source);
+        if (source >= 0) {
+          getters[i] = RowData.createFieldGetter(from.getTypeAt(source), source);
+          converters[i] = RowTypes.converter(to.getTypeAt(i), from.getTypeAt(source));
+        }
       }
     }
 
@@ -209,7 +219,8 @@ final class TableWriter implements AutoCloseable {
       GenericRowData adapted = new GenericRowData(row.getRowKind(), arity);
       for (int i = 0; i < arity; i++) {
         if (getters[i] != null) {
-          adapted.setField(i, getters[i].getFieldOrNull(row));
+          Object value = getters[i].getFieldOrNull(row);
+          adapted.setField(i, value == null ? null : converters[i].apply(value));
         }
       }
       return adapted;

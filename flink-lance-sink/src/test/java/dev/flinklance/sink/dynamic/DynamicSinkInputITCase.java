@@ -13,6 +13,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
@@ -96,6 +97,30 @@ class DynamicSinkInputITCase {
       fragments += LanceTestTables.fragmentCount(uri("big" + t));
     }
     assertThat(fragments).as("tables finished files before the end").isGreaterThan(8);
+  }
+
+  /** VARCHAR(n) into STRING, INT into BIGINT: the table keeps its types, the values are exact. */
+  @Test
+  void recordsOfNarrowerOrEquallyStoredTypesAreWritten() throws Exception {
+    RowType narrow =
+        RowType.of(
+            new LogicalType[] {new IntType(false), new IntType(), new VarCharType(5)},
+            new String[] {"id", "v", "note"});
+    List<DynamicRecord> records =
+        List.of(
+            DynamicRecord.append(
+                "db", "w", ManyTables.WIDE, GenericRowData.of(1L, 10L, StringData.fromString("a"))),
+            DynamicRecord.append(
+                "db", "w", narrow, GenericRowData.of(2, 20, StringData.fromString("b"))));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(records).sinkTo(DynamicLanceSink.builder().warehouse(warehouse()).build());
+    env.execute();
+
+    assertThat(ManyTables.rows(uri("w")))
+        .containsOnly(
+            org.assertj.core.api.Assertions.entry(1L, List.of(1L, 10L, "a")),
+            org.assertj.core.api.Assertions.entry(2L, List.of(2L, 20L, "b")));
   }
 
   @Test
