@@ -7,6 +7,7 @@ import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.RecordErrors;
 import dev.flinklance.sink.writer.SkippedRecords;
 import dev.flinklance.sink.writer.WriteFailure;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -16,18 +17,12 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Callable;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.util.ExceptionUtils;
 import org.apache.flink.util.IOUtils;
-import org.apache.flink.util.concurrent.ExecutorThreadFactory;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -65,12 +60,13 @@ public final class DynamicSinkWriter
   private static final int MEMORY_CHECK_INTERVAL = 256;
 
   private long records;
-  private ExecutorService finishers;
+  private final WorkerThreads finishers;
 
   public DynamicSinkWriter(DynamicSinkConfig config, WriterInitContext context) {
     this.config = config;
     this.context = context;
     this.subtask = RecordErrors.subtaskOf(context);
+    this.finishers = new WorkerThreads(FINISH_THREADS, "lance-dynamic-writer (" + subtask + ")");
     this.skipped = new SkippedRecords(context.metricGroup().getNumRecordsSendErrorsCounter());
     this.failure =
         new WriteFailure(
@@ -173,30 +169,31 @@ public final class DynamicSinkWriter
   }
 
   @Override
-  public Collection<TableWriteResult> prepareCommit() throws InterruptedException {
+  public Collection<TableWriteResult> prepareCommit() throws IOException, InterruptedException {
     failure.check();
-    Map<TableName, Future<Optional<TableWriteResult>>> finishing = new LinkedHashMap<>();
+    List<TableName> names = new ArrayList<>(open.keySet());
+    List<Callable<Optional<TableWriteResult>>> finishes = new ArrayList<>();
     Map<TableName, Boolean> idle = new HashMap<>();
-    for (Map.Entry<TableName, TableWriter> entry : open.entrySet()) {
-      TableWriter table = entry.getValue();
-      idle.put(entry.getKey(), !table.written());
-      finishing.put(entry.getKey(), finishers().submit(table::prepareCommit));
+    for (TableName name : names) {
+      TableWriter table = open.get(name);
+      idle.put(name, !table.written());
+      finishes.add(table::prepareCommit);
     }
+    List<Optional<TableWriteResult>> finished = finish(finishes);
     List<TableWriteResult> results = new ArrayList<>();
-    for (Map.Entry<TableName, Future<Optional<TableWriteResult>>> table : finishing.entrySet()) {
-      finished(table.getValue())
+    for (int i = 0; i < names.size(); i++) {
+      TableName name = names.get(i);
+      finished
+          .get(i)
           .ifPresent(
               result -> {
-                List<LanceWriteResult> before = closed.remove(table.getKey());
+                List<LanceWriteResult> before = closed.remove(name);
                 results.add(before == null ? result : merged(result, before));
               });
+      if (idle.get(name)) {
+        open.remove(name).close();
+      }
     }
-    idle.forEach(
-        (name, isIdle) -> {
-          if (isIdle) {
-            open.remove(name).close();
-          }
-        });
     closed.forEach(
         (name, written) ->
             results.add(new TableWriteResult(name, null, LanceWriteResults.merge(written))));
@@ -209,26 +206,15 @@ public final class DynamicSinkWriter
    * write it, and a writer of hundreds of tables finished them one after the other in seconds per
    * checkpoint.
    */
-  private ExecutorService finishers() {
-    if (finishers == null) {
-      finishers =
-          Executors.newFixedThreadPool(
-              FINISH_THREADS, new ExecutorThreadFactory("lance-dynamic-writer-" + subtask));
-    }
-    return finishers;
-  }
-
-  private static Optional<TableWriteResult> finished(Future<Optional<TableWriteResult>> table)
-      throws InterruptedException {
+  private List<Optional<TableWriteResult>> finish(
+      List<Callable<Optional<TableWriteResult>>> finishes)
+      throws IOException, InterruptedException {
     try {
-      return table.get();
-    } catch (ExecutionException e) {
-      ExceptionUtils.rethrowIfFatalError(e.getCause());
-      if (e.getCause() instanceof InterruptedException interrupted) {
-        throw interrupted;
-      }
-      ExceptionUtils.rethrow(e.getCause());
-      return Optional.empty();
+      return finishers.runAll(finishes);
+    } catch (IOException | InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
     }
   }
 
@@ -244,43 +230,21 @@ public final class DynamicSinkWriter
 
   /**
    * Closes the tables once no finisher works on them: a checkpoint's finish cut short (a failed
-   * table, or the task cancelled while it waited) leaves the others' finishes running, and closing
-   * a table's memory under Lance's encoder frees it twice.
+   * table, or the task cancelled while it waited) may leave others running, and closing a table's
+   * memory under Lance's encoder frees it twice.
    */
   @Override
   public void close() throws Exception {
-    if (finishers != null) {
-      finishers.shutdown();
-      if (!awaitFinishers()) {
-        LOG.warn(
-            "Dynamic Lance sink ({}): files still being finished after {}; their tables' memory is"
-                + " left to the JVM",
-            subtask,
-            FINISH_WAIT_ON_CLOSE);
-        open.clear();
-        return;
-      }
+    if (!finishers.close(FINISH_WAIT_ON_CLOSE)) {
+      LOG.warn(
+          "Dynamic Lance sink ({}): files still being finished after {}; their tables' memory is"
+              + " left to the JVM",
+          subtask,
+          FINISH_WAIT_ON_CLOSE);
+      open.clear();
+      return;
     }
     IOUtils.closeAll(open.values());
     open.clear();
-  }
-
-  private boolean awaitFinishers() {
-    long deadline = System.nanoTime() + FINISH_WAIT_ON_CLOSE.toNanos();
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return finishers.awaitTermination(
-              Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-          interrupted = true; // cancelled tasks are interrupted; the wait must still happen
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
   }
 }
