@@ -5,8 +5,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.commit.CompactionSummary;
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.compactor.lineage.SideFileSpill;
 import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.store.TableFiles;
 import dev.flinklance.testing.S3TestServer;
 import dev.flinklance.testing.TestClusters;
 import java.util.ArrayList;
@@ -59,8 +60,8 @@ class S3CompactionITCase {
             rowIds.stream().map(id -> Long.parseLong((String) before.get(id).get(0))).toList());
 
     // an orphan (a compaction that never committed) goes; the referenced file stays
-    try (SideFiles files = SideFiles.of(new TableRef(uri, storage)).orElseThrow()) {
-      files.write(SideFiles.PREFIX + "orphan.bin", new byte[] {1, 2, 3});
+    try (TableFiles files = TableFiles.of(new TableRef(uri, storage)).orElseThrow()) {
+      files.write(SideFileSpill.PREFIX + "orphan.bin", new byte[] {1, 2, 3});
     }
     Thread.sleep(20);
     List<CompactionSummary> cleanup = pass(uri, storage, "10 ms");
@@ -88,7 +89,7 @@ class S3CompactionITCase {
   private static List<String> sideFiles(String uri) {
     return S3.keys(uri).stream()
         .map(key -> key.substring(key.lastIndexOf('/') + 1))
-        .filter(name -> name.startsWith(SideFiles.PREFIX))
+        .filter(name -> name.startsWith(SideFileSpill.PREFIX))
         .toList();
   }
 
