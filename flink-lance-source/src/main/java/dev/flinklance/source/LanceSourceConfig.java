@@ -19,7 +19,7 @@ import static dev.flinklance.source.LanceSourceOptions.SCAN_VERSION;
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.consumer.Consumers;
-import dev.flinklance.store.TableFiles;
+import dev.flinklance.files.TableFiles;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.Internal;

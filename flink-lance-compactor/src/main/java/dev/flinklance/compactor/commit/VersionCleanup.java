@@ -3,7 +3,7 @@ package dev.flinklance.compactor.commit;
 import dev.flinklance.compactor.lineage.SideFileGc;
 import dev.flinklance.consumer.ConsumerRegistration;
 import dev.flinklance.consumer.Consumers;
-import dev.flinklance.store.TableFiles;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;

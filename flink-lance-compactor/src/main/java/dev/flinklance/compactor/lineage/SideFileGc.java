@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.lineage;
 
-import dev.flinklance.store.TableFiles;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashSet;

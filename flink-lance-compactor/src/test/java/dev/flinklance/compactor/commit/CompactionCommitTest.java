@@ -13,7 +13,7 @@ import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
 import dev.flinklance.compactor.lineage.RowIdMetaJson;
 import dev.flinklance.compactor.lineage.SpillVerificationException;
 import dev.flinklance.compactor.testing.LineageTables;
-import dev.flinklance.store.TableFiles;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import java.io.IOException;

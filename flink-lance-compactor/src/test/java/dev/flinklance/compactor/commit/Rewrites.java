@@ -3,7 +3,7 @@ package dev.flinklance.compactor.commit;
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.plan.PlanRef;
-import dev.flinklance.store.TableFiles;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;

@@ -10,7 +10,7 @@ import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.consumer.ConsumerRegistration;
 import dev.flinklance.consumer.Consumers;
-import dev.flinklance.store.TableFiles;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -8,9 +8,9 @@ import dev.flinklance.compactor.commit.VersionCleanup;
 import dev.flinklance.consumer.ConsumerRegistration;
 import dev.flinklance.consumer.Consumers;
 import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.LanceSourceBuilder;
-import dev.flinklance.store.TableFiles;
 import dev.flinklance.testing.Await;
 import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
@@ -23,6 +23,7 @@ import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.UUID;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
@@ -34,11 +35,13 @@ import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.StateRecoveryOptions;
 import org.apache.flink.core.execution.JobClient;
+import org.apache.flink.runtime.minicluster.MiniCluster;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.streaming.api.functions.sink.v2.DiscardingSink;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.data.StringData;
+import org.apache.flink.test.junit5.InjectMiniCluster;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.apache.flink.util.ExceptionUtils;
 import org.junit.jupiter.api.Test;
@@ -146,6 +149,44 @@ class ConsumerCleanupITCase {
     assertThat(Emitted.rows(token)).containsExactlyElementsOf(inserts(0, 10));
   }
 
+  /**
+   * A failover restores the read from its last checkpoint (triggered here, the periodic ones an
+   * hour apart). Its registration was deleted meanwhile (it expired while the job was down, and a
+   * cleanup deleted it): the restored read registers what it restores to at once, not at its next
+   * checkpoint, and reads on.
+   */
+  @Test
+  void aReadRestoredByAFailoverRegistersWhatItRestoresTo(@InjectMiniCluster MiniCluster cluster)
+      throws Exception {
+    createTable();
+    JobClient job = start(read().consumerId("copy").build(), null, 3_600_000, 12);
+    Await.until(
+        "version 2 read", Duration.ofSeconds(90), job, () -> Emitted.rows(token).size() == 10);
+    cluster.triggerCheckpoint(job.getJobID()).get();
+    Await.until(
+        "the checkpoint registered",
+        Duration.ofSeconds(30),
+        job,
+        () -> registration().map(r -> r.version() == 2).orElse(false));
+    try (TableFiles files = TableFiles.of(new TableRef(table, Map.of())).orElseThrow()) {
+      files.delete(Consumers.fileOf("copy"));
+    }
+
+    TestTables.append(table, TestRows.ROW_TYPE, rows(10, 15), 5); // 3: row 12 fails the job once
+    Await.until(
+        "the restored read registered version 2",
+        Duration.ofSeconds(90),
+        job,
+        () -> registration().map(r -> r.version() == 2).orElse(false));
+    Await.until(
+        "version 3 read",
+        Duration.ofSeconds(90),
+        job,
+        () -> Emitted.rows(token).containsAll(inserts(10, 15)));
+    assertThat(Emitted.failed(token)).as("the job failed over once").isTrue();
+    Await.cancel(job, Duration.ofSeconds(30));
+  }
+
   private LanceSourceBuilder read() {
     return LanceSource.builder()
         .path(table)
@@ -157,9 +198,16 @@ class ConsumerCleanupITCase {
   }
 
   private JobClient start(LanceSource source, String savepoint) throws Exception {
+    return start(source, savepoint, 100, -1);
+  }
+
+  /** A job that fails once when it meets row {@code failAt} (none if negative). */
+  private JobClient start(LanceSource source, String savepoint, long checkpointMillis, long failAt)
+      throws Exception {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.setParallelism(1);
-    env.enableCheckpointing(100);
+    env.enableCheckpointing(checkpointMillis);
+    env.configure(TestClusters.threeRestarts(), getClass().getClassLoader());
     if (savepoint != null) {
       env.configure(
           new Configuration().set(StateRecoveryOptions.SAVEPOINT_PATH, savepoint),
@@ -167,7 +215,7 @@ class ConsumerCleanupITCase {
     }
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance")
         .uid("lance")
-        .map(new Emitted(token))
+        .map(new Emitted(token, failAt))
         .uid("emitted")
         .returns(TestRows.TYPE_INFO)
         .sinkTo(new DiscardingSink<>());
@@ -224,10 +272,17 @@ class ConsumerCleanupITCase {
   private static final class Emitted implements MapFunction<RowData, RowData> {
     private static final long serialVersionUID = 1L;
     private static final Map<String, List<String>> ROWS = new ConcurrentHashMap<>();
+    private static final Set<String> FAILED = ConcurrentHashMap.newKeySet();
     private final String token;
+    private final long failAt;
 
-    Emitted(String token) {
+    Emitted(String token, long failAt) {
       this.token = token;
+      this.failAt = failAt;
+    }
+
+    static boolean failed(String token) {
+      return FAILED.contains(token);
     }
 
     static List<String> rows(String token) {
@@ -239,14 +294,11 @@ class ConsumerCleanupITCase {
 
     @Override
     public RowData map(RowData row) {
+      if (row.getLong(0) == failAt && FAILED.add(token)) {
+        throw new IllegalStateException("injected failure at row " + failAt);
+      }
       ROWS.computeIfAbsent(token, t -> Collections.synchronizedList(new ArrayList<>()))
-          .add(
-              row.getRowKind().shortString()
-                  + "["
-                  + row.getLong(0)
-                  + ", "
-                  + row.getString(1)
-                  + "]");
+          .add(TestRows.change(row));
       return row;
     }
   }

@@ -182,7 +182,9 @@ final class ChangePlanner {
 
   /** A version the read needs that is gone fails the read saying what keeps them. */
   private RuntimeException cleanedUp(RuntimeException e, VersionMark position) {
-    if (!(e instanceof PermanentDatasetException) || !LanceErrors.isNotFound(e.getCause())) {
+    if (!(e instanceof PermanentDatasetException)
+        || e.getCause() == null
+        || !LanceErrors.isNotFound(e.getCause())) {
       return e;
     }
     return new PermanentDatasetException(

@@ -3,7 +3,7 @@ package dev.flinklance.source.enumerator;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.consumer.ConsumerRegistration;
 import dev.flinklance.consumer.Consumers;
-import dev.flinklance.store.TableFiles;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.TreeMap;

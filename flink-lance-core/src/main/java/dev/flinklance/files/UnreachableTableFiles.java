@@ -1,4 +1,4 @@
-package dev.flinklance.store;
+package dev.flinklance.files;
 
 import dev.flinklance.secrets.Secrets;
 import java.io.IOException;

@@ -1,4 +1,4 @@
-package dev.flinklance.store;
+package dev.flinklance.files;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

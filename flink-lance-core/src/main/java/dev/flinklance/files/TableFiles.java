@@ -1,6 +1,7 @@
-package dev.flinklance.store;
+package dev.flinklance.files;
 
 import dev.flinklance.access.TableRef;
+import dev.flinklance.store.StoragePaths;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;

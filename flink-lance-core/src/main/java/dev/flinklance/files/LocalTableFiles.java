@@ -1,4 +1,4 @@
-package dev.flinklance.store;
+package dev.flinklance.files;
 
 import java.io.IOException;
 import java.io.RandomAccessFile;

@@ -1,5 +1,6 @@
-package dev.flinklance.store;
+package dev.flinklance.files;
 
+import dev.flinklance.store.StoragePaths;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
