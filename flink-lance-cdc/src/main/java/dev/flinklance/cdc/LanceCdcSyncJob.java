@@ -73,10 +73,13 @@ public final class LanceCdcSyncJob {
       env.enableCheckpointing(args.checkpointInterval.toMillis());
     }
     args.parallelism.ifPresent(env::setParallelism);
-    DataStream<DynamicRecord> changes =
-        env.fromSource(source(args), WatermarkStrategy.noWatermarks(), "Debezium Messages")
-            .uid("lance-cdc-kafka-source");
-    changes.sinkTo(args.sink()).name("Lance Tables").uid("lance-cdc-sink");
+    changes(env, args).sinkTo(args.sink()).name("Lance Tables").uid("lance-cdc-sink");
+  }
+
+  /** The source tables' changes, read from Kafka. */
+  static DataStream<DynamicRecord> changes(StreamExecutionEnvironment env, CdcSyncArgs args) {
+    return env.fromSource(source(args), WatermarkStrategy.noWatermarks(), "Debezium Messages")
+        .uid("lance-cdc-kafka-source");
   }
 
   private static KafkaSource<DynamicRecord> source(CdcSyncArgs args) {
