@@ -4,6 +4,7 @@ import static dev.flinklance.cdc.testing.Debezium.column;
 import static dev.flinklance.cdc.testing.Debezium.decimal;
 import static dev.flinklance.cdc.testing.Debezium.row;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.cdc.testing.Debezium;
 import dev.flinklance.cdc.testing.DocCommand;
@@ -182,6 +183,60 @@ class LanceCdcSyncITCase {
     }
   }
 
+  /**
+   * A source column retyped (MySQL's {@code MODIFY COLUMN qty VARCHAR(10)}): lance-core cannot
+   * follow, the job fails naming table and column, and the table keeps what was committed.
+   */
+  @Test
+  void aColumnRetypedAtTheSourceFailsTheJobNamingTableAndColumn() throws Exception {
+    String warehouse = dir.resolve("shop").toString();
+    String topic = "dbserver2.shop.items";
+    KAFKA.createTopic(topic, 1);
+    Debezium.Table items =
+        Debezium.table(
+            "shop", "items", List.of("id"), column("id", "int32"), column("qty", "int32"));
+    Debezium.Table retyped =
+        Debezium.table(
+            "shop", "items", List.of("id"), column("id", "int32"), column("qty", "string"));
+    var five = row("id", 1, "qty", 5);
+    send(topic, items.key(five, true), items.value("c", null, five, true));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    LanceCdcSyncJob.build(
+        env,
+        "--bootstrap-servers",
+        KAFKA.bootstrapServers(),
+        "--topics",
+        topic,
+        "--warehouse",
+        warehouse,
+        "--database",
+        "shop",
+        "--checkpoint-interval",
+        "500ms");
+    JobClient job = env.executeAsync("Lance CDC sync of a retyped column");
+    String table = warehouse + "/shop/items.lance";
+    try {
+      Await.until(
+          "the first row committed",
+          TIMEOUT,
+          job,
+          () -> LanceTestTables.hasVersion(table) && LanceTestTables.countRows(table) == 1);
+      var text = row("id", 1, "qty", "five");
+      send(topic, retyped.key(text, true), retyped.value("u", five, text, true));
+      Await.until(
+          "the job to fail", TIMEOUT, () -> job.getJobStatus().get().isGloballyTerminalState());
+      assertThatThrownBy(() -> job.getJobExecutionResult().get())
+          .hasStackTraceContaining("items")
+          .hasStackTraceContaining("'qty'");
+      assertThat(LanceTestTables.readColumns(table, List.of("id", "qty")))
+          .containsExactly(List.of(1, 5));
+    } finally {
+      if (!job.getJobStatus().get().isGloballyTerminalState()) {
+        Await.cancel(job, TIMEOUT);
+      }
+    }
+  }
+
   // ---- the job's command line: docs/cdc.md's, on the test's broker and warehouse
 
   private static List<String> documentedCommand(String warehouse) throws Exception {
@@ -241,14 +296,24 @@ class LanceCdcSyncITCase {
         () -> model.apply(table, op, image));
   }
 
+  private static void send(String topic, String key, String value) {
+    try (KafkaProducer<String, String> producer = producer()) {
+      producer.send(new ProducerRecord<>(topic, key, value));
+      producer.flush();
+    }
+  }
+
+  private static KafkaProducer<String, String> producer() {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
+            ProducerConfig.ACKS_CONFIG, "all",
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()));
+  }
+
   private void send(List<Event> events) {
-    try (KafkaProducer<String, String> producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
+    try (KafkaProducer<String, String> producer = producer()) {
       for (Event event : events) {
         // the default partitioner sends a key's events to one partition, as Debezium's producer
         producer.send(
@@ -397,9 +462,6 @@ class LanceCdcSyncITCase {
               .sql()
               .replace("'s3://lake/warehouse'", "'" + warehouse + "'")
               .replaceAll(",\\s*'storage\\.[^']*'\\s*=\\s*'[^']*'", "");
-      if (text.startsWith("SET ")) {
-        continue; // the environment is in batch mode already
-      }
       try (CloseableIterator<Row> rows = sql.executeSql(text).collect()) {
         List<Row> collected = new ArrayList<>();
         rows.forEachRemaining(collected::add);
@@ -411,7 +473,7 @@ class LanceCdcSyncITCase {
         .containsExactlyInAnyOrder("customers", "orders", "products");
     Map<String, Map<String, Object>> customers = model.tables.get("customers");
     assertThat(results.get(2).stream().map(Row::toString))
-        .containsExactlyElementsOf(
+        .containsExactlyInAnyOrderElementsOf(
             customers.values().stream()
                 .map(
                     c ->
