@@ -87,10 +87,6 @@ public class LanceSink<T>
   }
 
   /** A builder for a sink of Flink {@link RowData} records of the given type. */
-  public static dev.flinklance.sink.dynamic.DynamicLanceSinkBuilder dynamic() {
-    return new dev.flinklance.sink.dynamic.DynamicLanceSinkBuilder();
-  }
-
   public static LanceSinkBuilder<RowData> forRowData(RowType rowType) {
     return new LanceSinkBuilder<>(rowType, row -> row);
   }
