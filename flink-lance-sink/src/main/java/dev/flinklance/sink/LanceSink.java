@@ -176,10 +176,12 @@ public class LanceSink<T>
   }
 
   /**
-   * The writer carries the sink's uid; Flink hands the pre-commit topology the writer's output
-   * behind partitioning steps, which never have one.
+   * Whether the sink whose writer results {@code transformation} carries has a uid: the writer
+   * carries the sink's uid; Flink hands the pre-commit topology the writer's output behind
+   * partitioning steps, which never have one.
    */
-  private static boolean sinkHasUid(Transformation<?> transformation) {
+  @Internal
+  public static boolean sinkHasUid(Transformation<?> transformation) {
     Transformation<?> writer = transformation;
     while (writer instanceof PartitionTransformation<?> partition) {
       writer = partition.getInputs().get(0);

@@ -1,6 +1,7 @@
 package dev.flinklance.sink;
 
 import dev.flinklance.access.LanceDatasetOptions;
+import dev.flinklance.sink.dynamic.DynamicLanceSinkOptions;
 import dev.flinklance.testing.OptionsDocs;
 import org.junit.jupiter.api.Test;
 
@@ -9,6 +10,7 @@ class OptionsDocumentationTest {
 
   @Test
   void everyOptionHasItsRowInTheOptionsPage() throws Exception {
-    OptionsDocs.assertDocumented(LanceDatasetOptions.class, LanceSinkOptions.class);
+    OptionsDocs.assertDocumented(
+        LanceDatasetOptions.class, LanceSinkOptions.class, DynamicLanceSinkOptions.class);
   }
 }

@@ -6,6 +6,11 @@ import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommittableSerializer;
+import dev.flinklance.sink.dynamic.DynamicCommittable;
+import dev.flinklance.sink.dynamic.DynamicCommittableSerializer;
+import dev.flinklance.sink.dynamic.TableName;
+import dev.flinklance.sink.dynamic.TableWriteResult;
+import dev.flinklance.sink.dynamic.TableWriteResultSerializer;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.LanceWriteResultSerializer;
 import dev.flinklance.testing.FragmentFixtures;
@@ -18,13 +23,23 @@ import org.apache.flink.table.types.logical.RowType;
 
 /**
  * The sink's formats: committables (in checkpoints and savepoints until committed) and write
- * results (on the wire only). Format 2 of committables, the appending sink's before primary keys,
- * is still read: its bytes were written by the serializer of commit ccd6d13^ (the last with format
- * 2) from {@link #append()}. How to add a format: {@link SerializerSnapshots}.
+ * results (on the wire only), of the single-table and the dynamic sink. Format 2 of committables,
+ * the appending sink's before primary keys, is still read: its bytes were written by the serializer
+ * of commit ccd6d13^ (the last with format 2) from {@link #append()}. How to add a format: {@link
+ * SerializerSnapshots}.
  */
 class SinkSerializerSnapshotsTest extends SerializerSnapshots {
   private static final LanceCommittableSerializer COMMITTABLES = new LanceCommittableSerializer();
   private static final LanceWriteResultSerializer WRITE_RESULTS = new LanceWriteResultSerializer();
+  private static final DynamicCommittableSerializer DYNAMIC_COMMITTABLES =
+      new DynamicCommittableSerializer();
+  private static final RowType KEY_TYPE =
+      (RowType)
+          DataTypes.ROW(
+                  DataTypes.FIELD("id", DataTypes.BIGINT().notNull()),
+                  DataTypes.FIELD("tenant", DataTypes.STRING().notNull()),
+                  DataTypes.FIELD("day", DataTypes.DATE().notNull()))
+              .getLogicalType();
 
   @Override
   protected List<Snapshot<?>> snapshots() {
@@ -37,7 +52,22 @@ class SinkSerializerSnapshotsTest extends SerializerSnapshots {
             WRITE_RESULTS,
             new LanceWriteResult(FragmentFixtures.all(), keys())),
         Snapshot.current(
-            "lance-write-result-empty", WRITE_RESULTS, new LanceWriteResult(List.of(), List.of())));
+            "lance-write-result-empty", WRITE_RESULTS, new LanceWriteResult(List.of(), List.of())),
+        Snapshot.current(
+            "dynamic-committable-upsert",
+            DYNAMIC_COMMITTABLES,
+            new DynamicCommittable(new TableName("db-ü", "t\uD83D\uDE00"), KEY_TYPE, upsert())),
+        Snapshot.current(
+            "dynamic-committable-append",
+            DYNAMIC_COMMITTABLES,
+            new DynamicCommittable(new TableName("db", "t"), null, append())),
+        Snapshot.current(
+            "table-write-result-upsert",
+            new TableWriteResultSerializer(),
+            new TableWriteResult(
+                new TableName("db", "t"),
+                KEY_TYPE,
+                new LanceWriteResult(FragmentFixtures.all(), keys()))));
   }
 
   @Override

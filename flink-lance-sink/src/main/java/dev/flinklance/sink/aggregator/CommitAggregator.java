@@ -1,6 +1,5 @@
 package dev.flinklance.sink.aggregator;
 
-import dev.flinklance.access.OpenTable;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
@@ -15,9 +14,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import java.util.UUID;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.state.ListState;
-import org.apache.flink.api.common.state.ListStateDescriptor;
-import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
@@ -33,8 +29,7 @@ import org.slf4j.LoggerFactory;
 /**
  * Runs at parallelism 1 between the writers and the committer and folds all writers' results of a
  * checkpoint into ONE committable, so that each checkpoint becomes one Lance transaction. It also
- * owns the commit user: the configured one, or a UUID created on the first run and kept in operator
- * state so that it survives a restore from a savepoint (which changes the job id).
+ * owns the commit user ({@link CommitUser}).
  *
  * <p>Write results of checkpoint N all arrive before barrier N (the sink's channels never take
  * unaligned checkpoints), so the committable is emitted just before the barrier is forwarded. Every
@@ -54,7 +49,6 @@ public final class CommitAggregator
   private final TableRef table;
   private final boolean overwrite;
   private transient TreeMap<Long, CheckpointWrites> pending;
-  private transient ListState<String> commitUserState;
   private transient String commitUser;
   private transient String run;
   private transient long runSeq;
@@ -70,16 +64,7 @@ public final class CommitAggregator
   public void initializeState(StateInitializationContext context) throws Exception {
     super.initializeState(context);
     pending = new TreeMap<>();
-    commitUserState =
-        context
-            .getOperatorStateStore()
-            .getListState(new ListStateDescriptor<>("lance-commit-user", Types.STRING));
-    String restored = null;
-    for (String user : commitUserState.get()) {
-      restored = user;
-    }
-    commitUser = chooseCommitUser(restored);
-    commitUserState.update(List.of(commitUser));
+    commitUser = CommitUser.restore(context, configuredCommitUser);
     startRun();
   }
 
@@ -100,33 +85,7 @@ public final class CommitAggregator
   }
 
   private VersionMark latestMark() {
-    return OpenTable.latestIfExists(table)
-        .map(
-            open -> {
-              try (open) {
-                return VersionMark.of(open.dataset());
-              }
-            })
-        .orElse(VersionMark.NO_TABLE);
-  }
-
-  private String chooseCommitUser(String restored) {
-    if (configuredCommitUser != null) {
-      if (restored != null && !restored.equals(configuredCommitUser)) {
-        LOG.warn(
-            "Commit user changed from '{}' (restored) to '{}' (configured); using the configured"
-                + " one. Pending commits keep the user they were created with.",
-            restored,
-            configuredCommitUser);
-      }
-      return configuredCommitUser;
-    }
-    if (restored != null) {
-      return restored;
-    }
-    String created = UUID.randomUUID().toString();
-    LOG.info("Created commit user '{}' for this sink; it is kept in Flink state", created);
-    return created;
+    return CommitUser.latestMark(table);
   }
 
   @Override

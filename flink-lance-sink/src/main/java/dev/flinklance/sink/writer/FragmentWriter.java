@@ -45,16 +45,16 @@ final class FragmentWriter implements AutoCloseable {
 
   /**
    * Opens the table, or creates it with the rows' schema (with the primary key declared, if the
-   * sink has one), and checks that it takes the rows. Writer subtask 0 creates a missing table at
-   * once; the others wait for it first.
+   * sink has one), and checks that it takes the rows.
    *
    * @param rowType the rows as the writer hands them over
+   * @param creator whether to create a missing table at once, or wait for another subtask to
    */
-  FragmentWriter(LanceSinkConfig config, RowType rowType, WriterInitContext context) {
+  FragmentWriter(
+      LanceSinkConfig config, RowType rowType, WriterInitContext context, boolean creator) {
     this.config = config;
     this.subtask = RecordErrors.subtaskOf(context);
     this.bytesSent = context.metricGroup().getNumBytesSendCounter();
-    boolean creator = context.getTaskInfo().getIndexOfThisSubtask() == 0;
     this.batchBytes = config.maxBufferBytes() / 2;
     this.allocator = Allocators.forBatches(config.maxBufferBytes());
     try {
@@ -118,6 +118,11 @@ final class FragmentWriter implements AutoCloseable {
   /** Rows in the batch being filled. */
   int bufferedRows() {
     return batch.rowCount();
+  }
+
+  /** Arrow memory held now: the batch being filled and what the file has not yet taken. */
+  long bufferedBytes() {
+    return allocator.getAllocatedMemory();
   }
 
   long peakBytes() {

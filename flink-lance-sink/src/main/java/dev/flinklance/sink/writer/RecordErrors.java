@@ -2,6 +2,7 @@ package dev.flinklance.sink.writer;
 
 import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSinkConfig;
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.table.types.logical.RowType;
@@ -11,7 +12,8 @@ import org.apache.flink.table.types.logical.RowType;
  * record's number in the subtask and the record's values (bounded, {@link RecordText}); {@code
  * sink.on-invalid-record} says whether it fails the job or is skipped and counted.
  */
-final class RecordErrors {
+@Internal
+public final class RecordErrors {
   private final LanceSinkConfig config;
   private final String subtask;
   private final SkippedRecords skipped;
@@ -29,7 +31,7 @@ final class RecordErrors {
   }
 
   /** "subtask 2 of 4": how messages and thread names name a writer subtask. */
-  static String subtaskOf(WriterInitContext context) {
+  public static String subtaskOf(WriterInitContext context) {
     return String.format(
         "subtask %d of %d",
         context.getTaskInfo().getIndexOfThisSubtask(),

@@ -1,13 +1,11 @@
 package dev.flinklance.table.catalog;
 
-import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.TableRef;
+import dev.flinklance.access.Warehouse;
 import dev.flinklance.store.StoragePaths;
-import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.Optional;
 import java.util.function.Supplier;
-import org.apache.flink.configuration.Configuration;
 import org.apache.flink.table.api.ValidationException;
 import org.apache.flink.table.catalog.ObjectPath;
 
@@ -26,14 +24,8 @@ import org.apache.flink.table.catalog.ObjectPath;
  * every object store alike.
  */
 final class WarehouseLayout {
-  static final String TABLE_SUFFIX = ".lance";
+  static final String TABLE_SUFFIX = Warehouse.TABLE_SUFFIX;
   private static final String REGISTRY = "_databases" + TABLE_SUFFIX;
-
-  /**
-   * Longest name, in UTF-8 bytes: a table's directory ({@code name.lance}) must fit the 255 bytes
-   * most file systems allow for one path segment.
-   */
-  static final int MAX_NAME_BYTES = 255 - TABLE_SUFFIX.length();
 
   /** What a {@link Location} is; only databases and tables may ever be deleted. */
   enum Kind {
@@ -71,7 +63,7 @@ final class WarehouseLayout {
 
     /** The Lance table at this location, with the warehouse's storage options. */
     TableRef dataset() {
-      return new TableRef(uri, layout.storageOptions);
+      return new TableRef(uri, layout.storageOptions());
     }
 
     @Override
@@ -80,40 +72,22 @@ final class WarehouseLayout {
     }
   }
 
-  /** The warehouse URI without its query, if any. */
-  private final String warehouse;
-
-  /**
-   * The query of the warehouse URI ({@code ?ddbTableName=...} of Lance's DynamoDB commit store),
-   * which every location inside keeps after its path.
-   */
-  private final String query;
-
-  private final Map<String, String> storageOptions;
+  private final Warehouse warehouse;
 
   /**
    * @param options the catalog's options: {@code storage.*} are kept for every table
    * @throws ValidationException if the warehouse URI holds characters that end a URI's path
    */
   WarehouseLayout(String warehouse, Map<String, String> options) {
-    String uri =
-        invalid(() -> LanceDatasetOptions.dataset(warehouse, Configuration.fromMap(options)).uri());
-    int queryStart = uri.indexOf('?');
-    String root = queryStart < 0 ? uri : uri.substring(0, queryStart);
-    while (root.endsWith("/") && !root.endsWith("://")) {
-      root = root.substring(0, root.length() - 1);
-    }
-    this.warehouse = root;
-    this.query = queryStart < 0 ? "" : uri.substring(queryStart);
-    this.storageOptions = LanceDatasetOptions.storageOptions(options);
+    this.warehouse = invalid(() -> new Warehouse(warehouse, options));
   }
 
   String warehouse() {
-    return warehouse + query;
+    return warehouse.uri();
   }
 
   Map<String, String> storageOptions() {
-    return storageOptions;
+    return warehouse.storageOptions();
   }
 
   /**
@@ -143,7 +117,7 @@ final class WarehouseLayout {
   }
 
   private String place(String... segments) {
-    return warehouse + "/" + String.join("/", segments) + query;
+    return warehouse.place(segments);
   }
 
   /**
@@ -176,7 +150,7 @@ final class WarehouseLayout {
           case DATABASE -> database(location.database).uri;
           case REGISTRY -> null;
         };
-    String inside = warehouse + "/";
+    String inside = warehouse.root() + "/";
     if (location.layout != this
         || !location.uri.equals(expected)
         || !location.uri.startsWith(inside)
@@ -186,62 +160,29 @@ final class WarehouseLayout {
           String.format(
               "Refusing to delete %s: it is not a database or table directory strictly inside"
                   + " warehouse %s",
-              location.uri, warehouse));
+              location.uri, warehouse.root()));
     }
   }
 
   /**
-   * A name must stay one plain path segment under its parent, the same on every store: no
-   * separators, no {@code .} or {@code ..}, no scheme, none of {@code # ? %} (Lance reads them as
-   * URI syntax), no control characters, no surrounding whitespace, at most {@link #MAX_NAME_BYTES}
-   * bytes. Database names starting with {@code _} are the catalog's own ({@code _databases.lance});
-   * a database named {@code x.lance} would look like a table to Lance.
+   * The rules of {@link Warehouse#checkName}.
    *
    * @throws ValidationException naming the name and the rule it breaks
    */
   static void checkName(String kind, String name) {
-    String problem = null;
-    if (name == null || name.isBlank()) {
-      problem = "must not be empty";
-    } else if (name.contains("/") || name.contains("\\")) {
-      problem = "must not contain '/' or '\\'";
-    } else if (name.contains("..") || name.equals(".")) {
-      problem = "must not contain '..' or be '.'";
-    } else if (name.contains(":")) {
-      problem = "must not contain ':' (a URI scheme)";
-    } else if (name.contains("#") || name.contains("?") || name.contains("%")) {
-      problem =
-          "must not contain '#', '?' or '%' (Lance reads them as the end of a path or as an"
-              + " escape, so the name would point at another place)";
-    } else if (name.chars().anyMatch(Character::isISOControl)) {
-      problem = "must not contain control characters (tabs, line breaks)";
-    } else if (!isWellFormed(name)) {
-      problem = "must be valid Unicode (it has a lone surrogate)";
-    } else if (!name.strip().equals(name)) {
-      problem = "must not start or end with whitespace";
-    } else if (name.getBytes(StandardCharsets.UTF_8).length > MAX_NAME_BYTES) {
-      problem = "must be at most " + MAX_NAME_BYTES + " bytes long in UTF-8";
-    } else if (kind.equals("database") && name.startsWith("_")) {
-      problem = "must not start with '_' (reserved for the catalog's own tables)";
-    } else if (kind.equals("database") && name.endsWith(TABLE_SUFFIX)) {
-      problem = "must not end with '" + TABLE_SUFFIX + "' (Lance would take it for a table)";
-    }
-    if (problem != null) {
-      throw invalidName(kind, name, problem);
-    }
+    invalid(
+        () -> {
+          Warehouse.checkName(kind, name);
+          return name;
+        });
   }
 
   /** The error for a name that breaks a rule: {@code problem} says which ("must not ..."). */
   static ValidationException invalidName(String kind, String name, String problem) {
-    return new ValidationException(
-        String.format("Invalid Lance %s name '%s': a name %s", kind, name, problem));
+    return new ValidationException(Warehouse.invalidName(kind, name, problem));
   }
 
-  private static boolean isWellFormed(String name) {
-    return StandardCharsets.UTF_8.newEncoder().canEncode(name);
-  }
-
-  private static String invalid(Supplier<String> check) {
+  private static <T> T invalid(Supplier<T> check) {
     try {
       return check.get();
     } catch (IllegalArgumentException e) {

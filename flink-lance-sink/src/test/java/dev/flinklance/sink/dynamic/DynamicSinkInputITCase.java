@@ -1,0 +1,140 @@
+package dev.flinklance.sink.dynamic;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.TestClusters;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
+import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.VarCharType;
+import org.apache.flink.test.junit5.MiniClusterExtension;
+import org.apache.flink.util.ExceptionUtils;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * What users will try with the dynamic sink: BATCH execution, records whose schema cannot be
+ * reconciled with their table, records that disagree on a table's key, names that are not plain
+ * path segments. Bad input fails the job naming the table and the column or name, and commits
+ * nothing.
+ */
+class DynamicSinkInputITCase {
+  private static final RowType TEXT =
+      RowType.of(
+          new LogicalType[] {new BigIntType(false), new VarCharType(VarCharType.MAX_LENGTH)},
+          new String[] {"id", "v"});
+
+  @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
+
+  @TempDir Path dir;
+
+  @Test
+  void batchExecutionWritesEveryTableOnce() throws Exception {
+    ManyTables records = new ManyTables(10, 10 * 60L, 20, 30);
+    List<DynamicRecord> all = new ArrayList<>();
+    for (long i = 0; i < 10 * 60L; i++) {
+      all.add(records.record(i));
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setRuntimeMode(RuntimeExecutionMode.BATCH);
+    env.setParallelism(2);
+    env.fromData(all).sinkTo(DynamicLanceSink.builder().warehouse(warehouse()).build());
+    env.execute();
+
+    records
+        .model()
+        .forEach(
+            (table, rows) -> {
+              String uri = uri(table);
+              assertThat(ManyTables.rows(uri)).as(table).isEqualTo(rows);
+              assertThat(LanceTestTables.sinkCommits(uri)).as(table).hasSize(1);
+            });
+  }
+
+  @Test
+  void aColumnOfAnotherTypeFailsNamingTableAndColumn() {
+    List<DynamicRecord> records =
+        List.of(
+            DynamicRecord.append("db", "t", ManyTables.NARROW, GenericRowData.of(1L, 1L)),
+            DynamicRecord.append(
+                "db", "t", TEXT, GenericRowData.of(2L, StringData.fromString("two"))));
+
+    assertThat(failureOf(records))
+        .contains("Column 'v'", uri("t"), "BIGINT", "STRING", "cannot change");
+    assertThat(LanceTestTables.sinkCommits(uri("t"))).as("nothing committed").isEmpty();
+  }
+
+  @Test
+  void recordsDisagreeingOnTheKeyFailNamingTheTable() {
+    GenericRowData row = GenericRowData.of(1L, 1L);
+    List<DynamicRecord> records =
+        List.of(
+            DynamicRecord.change("db", "k", ManyTables.NARROW, row, List.of("id")),
+            DynamicRecord.append("db", "k", ManyTables.NARROW, GenericRowData.of(2L, 2L)));
+
+    assertThat(failureOf(records)).contains(uri("k"), "disagree on its primary key", "[id]");
+    assertThat(LanceTestTables.sinkCommits(uri("k"))).as("nothing committed").isEmpty();
+  }
+
+  @Test
+  void aNameThatIsNotOnePathSegmentFailsNamingIt() {
+    List<DynamicRecord> records =
+        List.of(
+            DynamicRecord.append("db", "../escape", ManyTables.NARROW, GenericRowData.of(1L, 1L)));
+
+    assertThat(failureOf(records)).contains("Invalid Lance table name '../escape'");
+    assertThat(dir.resolve("escape.lance")).doesNotExist();
+  }
+
+  @Test
+  void badOptionsFailWhenTheSinkIsBuilt() {
+    assertThatThrownBy(() -> DynamicLanceSink.builder().build())
+        .hasMessageContaining("'warehouse'");
+    assertThatThrownBy(
+            () ->
+                DynamicLanceSink.builder()
+                    .warehouse(warehouse())
+                    .option("sink.dynamic.max-open-tables", "0")
+                    .build())
+        .hasMessageContaining("'sink.dynamic.max-open-tables'");
+    assertThatThrownBy(
+            () ->
+                DynamicLanceSink.builder()
+                    .warehouse(warehouse())
+                    .option("sink.max-buffer-size", "1 kb")
+                    .build())
+        .hasMessageContaining("'sink.max-buffer-size'");
+  }
+
+  private String failureOf(List<DynamicRecord> records) {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(records).sinkTo(DynamicLanceSink.builder().warehouse(warehouse()).build());
+    Throwable failure = null;
+    try {
+      env.execute();
+    } catch (Exception e) {
+      failure = e;
+    }
+    assertThat(failure).as("the job failed").isNotNull();
+    return ExceptionUtils.stringifyException(failure);
+  }
+
+  private String warehouse() {
+    return dir.resolve("warehouse").toString();
+  }
+
+  private String uri(String table) {
+    return warehouse() + "/db/" + table + ".lance";
+  }
+}
