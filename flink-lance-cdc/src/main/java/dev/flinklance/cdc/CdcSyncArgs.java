@@ -3,7 +3,6 @@ package dev.flinklance.cdc;
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.config.CommandLineArgs;
 import dev.flinklance.sink.InvalidRecordPolicy;
-import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.sink.dynamic.DynamicLanceSink;
 import dev.flinklance.sink.dynamic.DynamicLanceSinkBuilder;
@@ -54,7 +53,6 @@ final class CdcSyncArgs {
               + " eu-west-1",
           "  --sink.<key> <value>              a sink option, e.g. --sink.on-invalid-record SKIP"
               + " (also for messages that are not Debezium change events)",
-          "  --compaction.<key> <value>        a compaction option, e.g. --compaction.enabled true",
           "Durations use Flink's syntax: 30 s, 10min, 1h.");
 
   static final String DEFAULT_GROUP_ID = "lance-cdc-sync";
@@ -68,7 +66,7 @@ final class CdcSyncArgs {
   }
 
   private static final String KAFKA_PREFIX = "kafka.";
-  private static final List<String> SINK_PREFIXES = List.of("sink.", "compaction.");
+  private static final String SINK_PREFIX = "sink.";
   private static final Set<String> KEYS =
       Set.of(
           "bootstrap-servers",
@@ -132,8 +130,7 @@ final class CdcSyncArgs {
         withoutPrefix(
             line.withPrefix(LanceDatasetOptions.STORAGE_PREFIX),
             LanceDatasetOptions.STORAGE_PREFIX);
-    sinkOptions = new TreeMap<>();
-    SINK_PREFIXES.forEach(prefix -> sinkOptions.putAll(line.withPrefix(prefix)));
+    sinkOptions = line.withPrefix(SINK_PREFIX);
     checkpointInterval =
         line.get("checkpoint-interval")
             .map(value -> positive(value))
@@ -155,7 +152,7 @@ final class CdcSyncArgs {
                       KEYS.contains(key)
                           || hasPrefix(key, KAFKA_PREFIX)
                           || hasPrefix(key, LanceDatasetOptions.STORAGE_PREFIX)
-                          || SINK_PREFIXES.stream().anyMatch(prefix -> hasPrefix(key, prefix))));
+                          || hasPrefix(key, SINK_PREFIX)));
       // the sink checks its options now, so that a bad one is reported before anything starts
       parsed.onInvalidRecord();
       parsed.sink();
@@ -176,7 +173,7 @@ final class CdcSyncArgs {
    * @throws IllegalArgumentException naming the first invalid sink option
    */
   DynamicLanceSink sink() {
-    DynamicLanceSinkBuilder builder = LanceSink.dynamic().warehouse(warehouse);
+    DynamicLanceSinkBuilder builder = DynamicLanceSink.builder().warehouse(warehouse);
     storageOptions.forEach(builder::storageOption);
     sinkOptions.forEach(builder::option);
     return builder.build();

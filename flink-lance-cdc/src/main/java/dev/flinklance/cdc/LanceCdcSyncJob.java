@@ -57,8 +57,8 @@ public final class LanceCdcSyncJob {
 
   /**
    * Registers the target database in the Lance catalog of the warehouse (if it is not yet), then
-   * adds the sync to {@code env}: Kafka source, Debezium reading, dynamic Lance sink. Checkpointing
-   * is enabled at {@code --checkpoint-interval} unless {@code env} has it on already.
+   * adds the sync to {@code env}: Kafka source, Debezium reading, {@code DynamicLanceSink}.
+   * Checkpointing is enabled at {@code --checkpoint-interval} unless {@code env} has it on already.
    *
    * @param args the command line, as {@link #main} takes it
    * @throws IllegalArgumentException for bad arguments, naming the first one

@@ -52,7 +52,7 @@ class CdcSyncArgsTest {
             "--table-suffix", "_v",
             "--parallelism", "3",
             "--sink.on-invalid-record", "SKIP",
-            "--compaction.enabled", "true");
+            "--sink.dynamic.max-open-tables", "10");
     assertThat(args.topics).containsExactly("a", "b");
     assertThat(args.topicPattern).isNull();
     assertThat(args.groupId).isEqualTo("g");
@@ -65,7 +65,7 @@ class CdcSyncArgsTest {
     assertThat(args.checkpointInterval).isEqualTo(CdcSyncArgs.DEFAULT_CHECKPOINT_INTERVAL);
     assertThat(args.onInvalidRecord()).isEqualTo(InvalidRecordPolicy.SKIP);
     assertThat(args.sinkOptions)
-        .isEqualTo(Map.of("sink.on-invalid-record", "SKIP", "compaction.enabled", "true"));
+        .isEqualTo(Map.of("sink.on-invalid-record", "SKIP", "sink.dynamic.max-open-tables", "10"));
   }
 
   @Test
