@@ -392,25 +392,29 @@ class LanceCdcSyncITCase {
 
   private void awaitModel(String warehouse, JobClient job, String what) throws Exception {
     AtomicReference<String> seen = new AtomicReference<>("nothing read yet");
-    Await.until(
-        "the Lance tables to equal the model after " + what,
-        TIMEOUT,
-        job,
-        () -> {
-          Map<String, List<Map<String, Object>>> actual = new TreeMap<>();
-          try {
-            for (String table : model.tables.keySet()) {
-              actual.put(table, read(warehouse, table, model.columns.get(table)));
+    try {
+      Await.until(
+          "the Lance tables to equal the model after " + what,
+          TIMEOUT,
+          job,
+          () -> {
+            Map<String, List<Map<String, Object>>> actual = new TreeMap<>();
+            try {
+              for (String table : model.tables.keySet()) {
+                actual.put(table, read(warehouse, table, model.columns.get(table)));
+              }
+            } catch (IllegalStateException e) {
+              seen.set(String.valueOf(e.getCause()));
+              return false; // a table not there yet, or without a column it will have
             }
-          } catch (IllegalStateException e) {
-            seen.set(String.valueOf(e.getCause()));
-            return false; // a table not there yet, or without a column it will have
-          }
-          Map<String, List<Map<String, Object>>> expected = new TreeMap<>();
-          model.tables.forEach((table, rows) -> expected.put(table, model.rows(table)));
-          seen.set("Lance: " + actual + "\nmodel: " + expected);
-          return actual.equals(expected);
-        });
+            Map<String, List<Map<String, Object>>> expected = new TreeMap<>();
+            model.tables.forEach((table, rows) -> expected.put(table, model.rows(table)));
+            seen.set("Lance: " + actual + "\nmodel: " + expected);
+            return actual.equals(expected);
+          });
+    } catch (AssertionError e) {
+      throw new AssertionError(e.getMessage() + "\n" + seen.get(), e);
+    }
     assertThat(LanceTestTables.exists(warehouse + "/inventory/audit_log.lance")).isFalse();
   }
 
