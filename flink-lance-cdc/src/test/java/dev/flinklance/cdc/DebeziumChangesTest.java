@@ -2,6 +2,8 @@ package dev.flinklance.cdc;
 
 import static dev.flinklance.cdc.testing.Debezium.column;
 import static dev.flinklance.cdc.testing.Debezium.row;
+import static dev.flinklance.cdc.testing.Inventory.CUSTOMERS;
+import static dev.flinklance.cdc.testing.Inventory.customer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -20,14 +22,6 @@ import org.junit.jupiter.params.provider.ValueSource;
 /** Debezium envelopes (with and without schema) as changes of Lance primary-key tables. */
 class DebeziumChangesTest {
   private static final String TOPIC = "dbserver1.inventory.customers";
-  private static final Debezium.Table CUSTOMERS =
-      Debezium.table(
-          "inventory",
-          "customers",
-          List.of("id"),
-          column("id", "int32"),
-          column("first_name", "string"),
-          column("email", "string"));
 
   private final DebeziumChanges changes =
       new DebeziumChanges(new TableRouting("lake", null, null, "", ""));
@@ -35,17 +29,17 @@ class DebeziumChangesTest {
   @ParameterizedTest(name = "schema included: {0}")
   @ValueSource(booleans = {true, false})
   void snapshotCreateUpdateDeleteBecomeChangesByKey(boolean withSchema) {
-    var sally = row("id", 1001, "first_name", "Sally", "email", "sally@example.com");
-    var sally2 = row("id", 1001, "first_name", "Sally", "email", "s@example.org");
+    var sally = customer(1001, "Sally", "Thomas", "sally@example.com");
+    var sally2 = customer(1001, "Sally", "Thomas", "s@example.org");
     Object id = withSchema ? 1001 : StringData.fromString("1001");
     assertThat(parse(CUSTOMERS, "r", null, sally, withSchema).row())
-        .isEqualTo(expected(RowKind.INSERT, id, "Sally", "sally@example.com"));
+        .isEqualTo(expected(RowKind.INSERT, id, "Sally", "Thomas", "sally@example.com"));
     assertThat(parse(CUSTOMERS, "c", null, sally, withSchema).row())
-        .isEqualTo(expected(RowKind.INSERT, id, "Sally", "sally@example.com"));
+        .isEqualTo(expected(RowKind.INSERT, id, "Sally", "Thomas", "sally@example.com"));
     assertThat(parse(CUSTOMERS, "u", sally, sally2, withSchema).row())
-        .isEqualTo(expected(RowKind.UPDATE_AFTER, id, "Sally", "s@example.org"));
+        .isEqualTo(expected(RowKind.UPDATE_AFTER, id, "Sally", "Thomas", "s@example.org"));
     assertThat(parse(CUSTOMERS, "d", sally2, null, withSchema).row())
-        .isEqualTo(expected(RowKind.DELETE, id, "Sally", "s@example.org"));
+        .isEqualTo(expected(RowKind.DELETE, id, "Sally", "Thomas", "s@example.org"));
   }
 
   @Test
@@ -56,7 +50,8 @@ class DebeziumChangesTest {
     assertThat(record.table()).isEqualTo("customers");
     assertThat(record.primaryKey()).containsExactly("id");
     assertThat(record.rowType().asSummaryString())
-        .isEqualTo("ROW<`id` INT NOT NULL, `first_name` STRING, `email` STRING>");
+        .isEqualTo(
+            "ROW<`id` INT NOT NULL, `first_name` STRING, `last_name` STRING, `email` STRING>");
   }
 
   @Test
@@ -74,8 +69,8 @@ class DebeziumChangesTest {
     DynamicRecord record =
         parse(wider, "c", null, row("id", 2, "first_name", "B", "email", "b@c", "vip", true), true);
     assertThat(record.rowType().getFieldNames())
-        .containsExactly("id", "first_name", "email", "vip");
-    assertThat(record.row().getBoolean(3)).isTrue();
+        .containsExactly("id", "first_name", "last_name", "email", "vip");
+    assertThat(record.row().getBoolean(4)).isTrue();
   }
 
   /** Debezium is at-least-once: a replayed event is the same change, applied by key. */
@@ -188,9 +183,14 @@ class DebeziumChangesTest {
         .orElseThrow();
   }
 
-  private static GenericRowData expected(RowKind kind, Object id, String name, String email) {
+  private static GenericRowData expected(
+      RowKind kind, Object id, String first, String last, String email) {
     return GenericRowData.ofKind(
-        kind, id, StringData.fromString(name), StringData.fromString(email));
+        kind,
+        id,
+        StringData.fromString(first),
+        StringData.fromString(last),
+        StringData.fromString(email));
   }
 
   private static byte[] bytes(String text) {

@@ -3,6 +3,8 @@ package dev.flinklance.cdc;
 import static dev.flinklance.cdc.testing.Debezium.column;
 import static dev.flinklance.cdc.testing.Debezium.decimal;
 import static dev.flinklance.cdc.testing.Debezium.row;
+import static dev.flinklance.cdc.testing.Inventory.CUSTOMERS;
+import static dev.flinklance.cdc.testing.Inventory.customer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -68,15 +70,6 @@ class LanceCdcSyncITCase {
   private static final Duration TIMEOUT = Duration.ofMinutes(3);
   private static final String PREFIX = "dbserver1.inventory.";
 
-  private static final Debezium.Table CUSTOMERS =
-      Debezium.table(
-          "inventory",
-          "customers",
-          List.of("id"),
-          column("id", "int32"),
-          column("first_name", "string"),
-          column("last_name", "string"),
-          column("email", "string"));
   private static final Debezium.Table CUSTOMERS_WITH_VIP =
       CUSTOMERS.withColumn(column("vip", "boolean"));
   private static final Debezium.Table ORDERS =
@@ -500,10 +493,6 @@ class LanceCdcSyncITCase {
   }
 
   // ---- rows of the example tables
-
-  private static Map<String, Object> customer(int id, String first, String last, String email) {
-    return row("id", id, "first_name", first, "last_name", last, "email", email);
-  }
 
   private static Map<String, Object> order(int number, int purchaser, String price, String status) {
     BigDecimal decimal = new BigDecimal(price);

@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.table.catalog.LanceCatalogFactory;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -22,14 +24,7 @@ class LanceCdcSyncJobTest {
   @Test
   void buildRegistersTheDatabaseAndAddsSourceAndSink() throws Exception {
     String warehouse = dir.resolve("lake").toString();
-    String[] args = {
-      "--bootstrap-servers", "127.0.0.1:1",
-      "--topics", "dbserver1.inventory.customers",
-      "--warehouse", warehouse,
-      "--database", "inventory",
-      "--checkpoint-interval", "5 s",
-      "--parallelism", "3"
-    };
+    String[] args = args("inventory", "--checkpoint-interval", "5 s", "--parallelism", "3");
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     LanceCdcSyncJob.build(env, args);
     assertThat(catalog(warehouse).listDatabases()).contains("inventory");
@@ -38,6 +33,8 @@ class LanceCdcSyncJobTest {
     StreamGraph graph = env.getStreamGraph();
     assertThat(graph.getStreamNodes().stream().map(StreamNode::getTransformationUID))
         .contains("lance-cdc-kafka-source");
+    assertThat(graph.getStreamNodes().stream().map(StreamNode::getOperatorName))
+        .anyMatch(name -> name.startsWith("Lance Tables"));
 
     // a second start finds the database registered
     LanceCdcSyncJob.build(StreamExecutionEnvironment.getExecutionEnvironment(), args);
@@ -48,16 +45,7 @@ class LanceCdcSyncJobTest {
   void aCheckpointIntervalTheClusterSetsStays() {
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(1_234);
-    LanceCdcSyncJob.build(
-        env,
-        "--bootstrap-servers",
-        "127.0.0.1:1",
-        "--topics",
-        "t",
-        "--warehouse",
-        dir.resolve("lake").toString(),
-        "--database",
-        "db");
+    LanceCdcSyncJob.build(env, args("db"));
     assertThat(env.getCheckpointConfig().getCheckpointInterval()).isEqualTo(1_234);
   }
 
@@ -66,16 +54,24 @@ class LanceCdcSyncJobTest {
     assertThatThrownBy(
             () ->
                 LanceCdcSyncJob.build(
-                    StreamExecutionEnvironment.getExecutionEnvironment(),
-                    "--bootstrap-servers",
-                    "127.0.0.1:1",
-                    "--topics",
-                    "t",
-                    "--warehouse",
-                    dir.resolve("lake").toString(),
-                    "--database",
-                    "a/b"))
+                    StreamExecutionEnvironment.getExecutionEnvironment(), args("a/b")))
         .hasMessageContaining("a/b");
+  }
+
+  private String[] args(String database, String... more) {
+    List<String> args =
+        new ArrayList<>(
+            List.of(
+                "--bootstrap-servers",
+                "127.0.0.1:1",
+                "--topics",
+                "dbserver1.inventory.customers",
+                "--warehouse",
+                dir.resolve("lake").toString(),
+                "--database",
+                database));
+    args.addAll(List.of(more));
+    return args.toArray(String[]::new);
   }
 
   private static Catalog catalog(String warehouse) {

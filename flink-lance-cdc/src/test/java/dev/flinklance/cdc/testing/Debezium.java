@@ -64,11 +64,7 @@ public final class Debezium {
       if (!withSchema) {
         return payload.toString();
       }
-      ObjectNode schema =
-          JSON.createObjectNode()
-              .put("type", "struct")
-              .put("optional", false)
-              .put("name", "dbserver1." + db + "." + name + ".Key");
+      ObjectNode schema = struct("Key", false);
       schema.set("fields", fields);
       return envelope(schema, payload);
     }
@@ -100,18 +96,10 @@ public final class Debezium {
       if (!withSchema) {
         return payload.toString();
       }
-      ObjectNode value =
-          JSON.createObjectNode()
-              .put("type", "struct")
-              .put("optional", true)
-              .put("name", "dbserver1." + db + "." + name + ".Value");
+      ObjectNode value = struct("Value", true);
       ArrayNode valueFields = value.putArray("fields");
       columns.forEach(column -> valueFields.add(column.schema()));
-      ObjectNode schema =
-          JSON.createObjectNode()
-              .put("type", "struct")
-              .put("optional", false)
-              .put("name", "dbserver1." + db + "." + name + ".Envelope");
+      ObjectNode schema = struct("Envelope", false);
       ArrayNode fields = schema.putArray("fields");
       fields.add(value.deepCopy().put("field", "before"));
       fields.add(value.deepCopy().put("field", "after"));
@@ -136,6 +124,14 @@ public final class Debezium {
           .put("field", "transaction")
           .putArray("fields");
       return envelope(schema, payload);
+    }
+
+    /** The schema of one of the table's structs, named as Debezium names them. */
+    private ObjectNode struct(String kind, boolean optional) {
+      return JSON.createObjectNode()
+          .put("type", "struct")
+          .put("optional", optional)
+          .put("name", "dbserver1." + db + "." + name + "." + kind);
     }
 
     private JsonNode row(Map<String, ?> row) {
