@@ -2,7 +2,6 @@ package dev.flinklance.cdc;
 
 import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.dynamic.DynamicRecord;
-import java.io.IOException;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.DeserializationSchema;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
@@ -15,9 +14,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The Kafka source's reading of a Debezium message (key and value bytes) as a {@link
- * DynamicRecord}. A message it cannot apply fails the job naming topic, partition and offset, or,
- * with {@code sink.on-invalid-record = SKIP}, is logged so and counted in {@value
- * #INVALID_MESSAGES_METRIC}.
+ * DynamicRecord}. A message it cannot apply fails the job, without restarts, naming topic,
+ * partition and offset, or, with {@code sink.on-invalid-record = SKIP}, is logged so and counted in
+ * {@value #INVALID_MESSAGES_METRIC}.
  */
 @Internal
 final class DebeziumDeserializer implements KafkaRecordDeserializationSchema<DynamicRecord> {
@@ -41,8 +40,7 @@ final class DebeziumDeserializer implements KafkaRecordDeserializationSchema<Dyn
   }
 
   @Override
-  public void deserialize(ConsumerRecord<byte[], byte[]> message, Collector<DynamicRecord> out)
-      throws IOException {
+  public void deserialize(ConsumerRecord<byte[], byte[]> message, Collector<DynamicRecord> out) {
     try {
       changes.parse(message.topic(), message.key(), message.value()).ifPresent(out::collect);
     } catch (InvalidMessageException e) {
@@ -51,7 +49,7 @@ final class DebeziumDeserializer implements KafkaRecordDeserializationSchema<Dyn
               "Debezium message at topic '%s', partition %d, offset %d: %s",
               message.topic(), message.partition(), message.offset(), e.getMessage());
       if (onInvalid == InvalidRecordPolicy.FAIL) {
-        throw new IOException(
+        throw new InvalidMessageException(
             "Cannot apply the " + problem + " (sink.on-invalid-record = SKIP skips such messages)",
             e);
       }

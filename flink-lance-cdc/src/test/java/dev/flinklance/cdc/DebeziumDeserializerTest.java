@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.dynamic.DynamicRecord;
-import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -34,7 +33,7 @@ class DebeziumDeserializerTest {
   void anInvalidMessageFailsNamingTopicPartitionAndOffset() throws Exception {
     DebeziumDeserializer deserializer = open(InvalidRecordPolicy.FAIL);
     assertThatThrownBy(() -> deserializer.deserialize(message(42, BAD), collector()))
-        .isInstanceOf(IOException.class)
+        .isInstanceOf(InvalidMessageException.class)
         .hasMessageStartingWith(
             "Cannot apply the Debezium message at topic 'dbserver1.inventory.customers',"
                 + " partition 3, offset 42: the value is not JSON")

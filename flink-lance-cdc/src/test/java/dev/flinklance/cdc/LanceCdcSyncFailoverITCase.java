@@ -3,6 +3,7 @@ package dev.flinklance.cdc;
 import static dev.flinklance.cdc.testing.Inventory.CUSTOMERS;
 import static dev.flinklance.cdc.testing.Inventory.customer;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.sink.dynamic.DynamicRecord;
 import dev.flinklance.testing.Await;
@@ -32,9 +33,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A failure after a checkpoint: the job restarts from it, Kafka gives the messages after its
- * offsets again, some of which the failed attempt had already passed on; the table still equals the
- * model, since changes apply by key and the sink's commits are exactly once.
+ * With Flink's restarts. A failure after a checkpoint: the job restarts from it, Kafka gives the
+ * messages after its offsets again, some of which the failed attempt had already passed on; the
+ * table still equals the model, since changes apply by key and the sink's commits are exactly once.
  */
 class LanceCdcSyncFailoverITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
@@ -106,6 +107,52 @@ class LanceCdcSyncFailoverITCase {
     }
   }
 
+  /**
+   * A message that is not JSON comes back after every restart: the job fails at once, naming topic,
+   * partition and offset, instead of restarting over it.
+   */
+  @Test
+  void anInvalidMessageFailsTheJobWithoutRestarts() throws Exception {
+    String topic = "dbserver1.inventory.broken";
+    KAFKA.createTopic(topic, 1);
+    var row = customer(1, "first", "last", "a@b");
+    try (KafkaProducer<String, String> producer = producer()) {
+      producer.send(
+          new ProducerRecord<>(
+              topic, CUSTOMERS.key(row, true), CUSTOMERS.value("c", null, row, true)));
+      producer.send(new ProducerRecord<>(topic, CUSTOMERS.key(row, true), "{\"after\": "));
+      producer.flush();
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    LanceCdcSyncJob.build(
+        env,
+        "--bootstrap-servers",
+        KAFKA.bootstrapServers(),
+        "--topics",
+        topic,
+        "--warehouse",
+        dir.resolve("broken").toString(),
+        "--database",
+        "inventory",
+        "--checkpoint-interval",
+        "300ms");
+    JobClient job = env.executeAsync("Lance CDC sync of an invalid message");
+    try {
+      Await.until(
+          "the job to fail",
+          Duration.ofSeconds(60),
+          () -> job.getJobStatus().get().isGloballyTerminalState());
+      assertThatThrownBy(() -> job.getJobExecutionResult().get())
+          .hasStackTraceContaining(
+              "Cannot apply the Debezium message at topic 'dbserver1.inventory.broken', partition"
+                  + " 0, offset 1: the value is not JSON");
+    } finally {
+      if (!job.getJobStatus().get().isGloballyTerminalState()) {
+        Await.cancel(job, TIMEOUT);
+      }
+    }
+  }
+
   private static void awaitEmails(String table, Map<Integer, String> model, JobClient job)
       throws InterruptedException {
     Await.until(
@@ -124,14 +171,17 @@ class LanceCdcSyncFailoverITCase {
         });
   }
 
+  private static KafkaProducer<String, String> producer() {
+    return new KafkaProducer<>(
+        Map.of(
+            ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
+            ProducerConfig.ACKS_CONFIG, "all",
+            ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
+            ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()));
+  }
+
   private static void send(List<String[]> messages) {
-    try (KafkaProducer<String, String> producer =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, KAFKA.bootstrapServers(),
-                ProducerConfig.ACKS_CONFIG, "all",
-                ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName(),
-                ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName()))) {
+    try (KafkaProducer<String, String> producer = producer()) {
       for (String[] message : messages) {
         producer.send(new ProducerRecord<>(TOPIC, message[0], message[1]));
       }
