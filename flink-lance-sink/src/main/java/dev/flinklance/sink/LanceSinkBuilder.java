@@ -123,9 +123,11 @@ public final class LanceSinkBuilder<T> {
    * The rows' primary key (one or more columns of TINYINT, SMALLINT, INT, BIGINT, CHAR, VARCHAR or
    * DATE): the sink then applies changes by key, exactly once per checkpoint. Each record's {@code
    * RowKind} says what it does: INSERT and UPDATE_AFTER replace the row of their key (or add it),
-   * DELETE removes it (its other columns may be NULL), UPDATE_BEFORE is ignored. A table the sink
-   * creates declares the key as Lance's unenforced primary key; an existing table must have these
-   * columns and, if it declares a primary key, this one. See docs/semantics.md.
+   * DELETE and UPDATE_BEFORE remove the row of their key (its other columns may be NULL; an
+   * UPDATE_BEFORE followed by the UPDATE_AFTER of the same key is superseded by it, one that
+   * changes the key removes the old key's row). A table the sink creates declares the key as
+   * Lance's unenforced primary key; an existing table must have these columns and, if it declares a
+   * primary key, this one. See docs/semantics.md.
    */
   public LanceSinkBuilder<T> primaryKey(String... columns) {
     this.primaryKey = List.of(columns);

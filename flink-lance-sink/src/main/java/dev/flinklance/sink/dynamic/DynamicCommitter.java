@@ -2,22 +2,21 @@ package dev.flinklance.sink.dynamic;
 
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommitter;
+import java.io.IOException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
-import java.util.concurrent.Future;
+import java.util.concurrent.Callable;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.table.types.logical.RowType;
-import org.apache.flink.util.ExceptionUtils;
-import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Commits the dynamic sink's committables: each table's with a single-table {@link LanceCommitter}
@@ -28,19 +27,23 @@ import org.apache.flink.util.concurrent.ExecutorThreadFactory;
  */
 @Internal
 public final class DynamicCommitter implements Committer<DynamicCommittable> {
+  private static final Logger LOG = LoggerFactory.getLogger(DynamicCommitter.class);
+  private static final Duration COMMIT_WAIT_ON_CLOSE = Duration.ofMinutes(2);
+
   private final DynamicSinkConfig config;
   private final CommitterInitContext context;
   private final Map<TableName, LanceCommitter> committers = new HashMap<>();
-  private ExecutorService threads;
+  private final WorkerThreads threads;
 
   DynamicCommitter(DynamicSinkConfig config, CommitterInitContext context) {
     this.config = config;
     this.context = context;
+    this.threads = new WorkerThreads(config.commitThreads(), "lance-dynamic-committer");
   }
 
   @Override
   public void commit(Collection<CommitRequest<DynamicCommittable>> requests)
-      throws InterruptedException {
+      throws IOException, InterruptedException {
     Map<TableName, List<CommitRequest<LanceCommittable>>> byTable = new LinkedHashMap<>();
     for (CommitRequest<DynamicCommittable> request : requests) {
       DynamicCommittable committable = request.getCommittable();
@@ -53,16 +56,20 @@ public final class DynamicCommitter implements Committer<DynamicCommittable> {
       byTable.forEach(this::commitTable);
       return;
     }
-    List<Future<?>> running = new ArrayList<>();
+    List<Callable<Void>> commits = new ArrayList<>();
     byTable.forEach(
         (table, tableRequests) ->
-            running.add(threads().submit(() -> commitTable(table, tableRequests))));
-    for (Future<?> commit : running) {
-      try {
-        commit.get();
-      } catch (ExecutionException e) {
-        ExceptionUtils.rethrow(e.getCause());
-      }
+            commits.add(
+                () -> {
+                  commitTable(table, tableRequests);
+                  return null;
+                }));
+    try {
+      threads.runAll(commits);
+    } catch (InterruptedException | RuntimeException e) {
+      throw e;
+    } catch (Exception e) {
+      throw new IOException(e);
     }
   }
 
@@ -86,19 +93,18 @@ public final class DynamicCommitter implements Committer<DynamicCommittable> {
         });
   }
 
-  private ExecutorService threads() {
-    if (threads == null) {
-      threads =
-          Executors.newFixedThreadPool(
-              config.commitThreads(), new ExecutorThreadFactory("lance-dynamic-committer"));
-    }
-    return threads;
-  }
-
+  /**
+   * Closes the tables' committers once no commit runs: closing a table under a commit in flight
+   * aborts the JVM.
+   */
   @Override
   public void close() throws Exception {
-    if (threads != null) {
-      threads.shutdownNow();
+    if (!threads.close(COMMIT_WAIT_ON_CLOSE)) {
+      LOG.warn(
+          "Dynamic Lance committer: commits still running after {}; their tables are left open",
+          COMMIT_WAIT_ON_CLOSE);
+      committers.clear();
+      return;
     }
     for (LanceCommitter committer : committers.values()) {
       committer.close();

@@ -3,6 +3,7 @@ package dev.flinklance.sink.dynamic;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
+import org.apache.flink.configuration.MemorySize;
 
 /**
  * Options of the {@link DynamicLanceSink} besides those it shares with the single-table sink
@@ -35,14 +36,26 @@ public final class DynamicLanceSinkOptions {
   public static final ConfigOption<Integer> SINK_DYNAMIC_MAX_OPEN_TABLES =
       ConfigOptions.key("sink.dynamic.max-open-tables")
           .intType()
-          .defaultValue(100)
+          .defaultValue(1000)
           .withDescription(
-              "How many tables a writer subtask appends to at once. Each open table holds a batch"
-                  + " (up to half of sink.max-buffer-size) and a fragment file being written; past"
-                  + " this many, the table written least recently finishes its file (committed"
-                  + " with the checkpoint) and closes. A table with a primary key holds its"
-                  + " changes until the checkpoint, whatever this says. A table that got no"
-                  + " record between two checkpoints is closed at the second.");
+              "How many tables a writer subtask appends to at once. An open table holds the"
+                  + " batch it fills (from a few KB) and, once a batch is full, the fragment file"
+                  + " being written; past this many, the table written least recently finishes its"
+                  + " file (committed with the checkpoint) and closes, and its next record opens"
+                  + " it again (which reads the table's manifest). A table with a primary key"
+                  + " holds its changes until the checkpoint, whatever this says. A table that"
+                  + " got no record between two checkpoints is closed at the second.");
+
+  public static final ConfigOption<MemorySize> SINK_DYNAMIC_MAX_BUFFER_SIZE =
+      ConfigOptions.key("sink.dynamic.max-buffer-size")
+          .memoryType()
+          .defaultValue(MemorySize.ofMebiBytes(512))
+          .withDescription(
+              "Arrow memory of all the tables a writer subtask has open (each table's own is"
+                  + " bounded by sink.max-buffer-size, or sink.upsert.max-buffer-size for a table"
+                  + " with a primary key): past it, the appending table holding the most finishes"
+                  + " its file (committed with the checkpoint) and closes. Changes by key stay"
+                  + " until the checkpoint: when they alone pass it, nothing is closed.");
 
   public static final ConfigOption<Integer> SINK_DYNAMIC_COMMIT_THREADS =
       ConfigOptions.key("sink.dynamic.commit-threads")

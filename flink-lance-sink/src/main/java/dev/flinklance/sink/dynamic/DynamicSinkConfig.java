@@ -1,6 +1,7 @@
 package dev.flinklance.sink.dynamic;
 
 import static dev.flinklance.sink.dynamic.DynamicLanceSinkOptions.SINK_DYNAMIC_COMMIT_THREADS;
+import static dev.flinklance.sink.dynamic.DynamicLanceSinkOptions.SINK_DYNAMIC_MAX_BUFFER_SIZE;
 import static dev.flinklance.sink.dynamic.DynamicLanceSinkOptions.SINK_DYNAMIC_MAX_OPEN_TABLES;
 import static dev.flinklance.sink.dynamic.DynamicLanceSinkOptions.SINK_DYNAMIC_WRITERS_PER_TABLE;
 import static dev.flinklance.sink.dynamic.DynamicLanceSinkOptions.WAREHOUSE;
@@ -9,6 +10,7 @@ import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.Warehouse;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.maintenance.TableMaintenances;
+import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.sink.SchemaEvolutionMode;
@@ -19,6 +21,7 @@ import java.util.Map;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.table.types.logical.RowType;
 
 /**
@@ -35,6 +38,7 @@ public final class DynamicSinkConfig implements Serializable {
   private final Warehouse warehouse;
   private final int writersPerTable;
   private final int maxOpenTables;
+  private final long maxBufferBytes;
   private final int commitThreads;
 
   private DynamicSinkConfig(Configuration conf) {
@@ -53,6 +57,11 @@ public final class DynamicSinkConfig implements Serializable {
     require(writersPerTable >= 1, SINK_DYNAMIC_WRITERS_PER_TABLE, "must be at least 1");
     this.maxOpenTables = conf.get(SINK_DYNAMIC_MAX_OPEN_TABLES);
     require(maxOpenTables >= 1, SINK_DYNAMIC_MAX_OPEN_TABLES, "must be at least 1");
+    this.maxBufferBytes = conf.get(SINK_DYNAMIC_MAX_BUFFER_SIZE).getBytes();
+    require(
+        maxBufferBytes >= MemorySize.ofMebiBytes(2).getBytes(),
+        SINK_DYNAMIC_MAX_BUFFER_SIZE,
+        "must be at least 2 mb");
     this.commitThreads = conf.get(SINK_DYNAMIC_COMMIT_THREADS);
     require(commitThreads >= 1, SINK_DYNAMIC_COMMIT_THREADS, "must be at least 1");
     if (!TableMaintenances.enabled(options).isEmpty()) {
@@ -121,12 +130,20 @@ public final class DynamicSinkConfig implements Serializable {
     return options.get(LanceSinkOptions.SINK_COMMIT_USER);
   }
 
+  InvalidRecordPolicy onInvalidRecord() {
+    return options.get(LanceSinkOptions.SINK_ON_INVALID_RECORD);
+  }
+
   int writersPerTable() {
     return writersPerTable;
   }
 
   int maxOpenTables() {
     return maxOpenTables;
+  }
+
+  long maxBufferBytes() {
+    return maxBufferBytes;
   }
 
   int commitThreads() {

@@ -1,9 +1,17 @@
 package dev.flinklance.sink.dynamic;
 
+import dev.flinklance.arrow.ArrowSchemaConverter;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.function.UnaryOperator;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.flink.table.data.DecimalData;
+import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
+import org.apache.flink.table.types.logical.LogicalTypeRoot;
 import org.apache.flink.table.types.logical.RowType;
+import org.apache.flink.table.types.logical.utils.LogicalTypeChecks;
 import org.apache.flink.table.types.logical.utils.LogicalTypeParser;
 
 /**
@@ -33,17 +41,101 @@ final class RowTypes {
 
   /**
    * Whether rows of {@code narrow} can be written as rows of {@code wide}: each of its columns is
-   * one of {@code wide}'s, of the same type (nullability aside: a NOT NULL column of {@code wide}
-   * rejects the nulls it gets).
+   * one of {@code wide}'s, stored alike ({@link #sameColumn}) or widened without loss ({@link
+   * #widens}); nullability aside (a NOT NULL column of {@code wide} rejects the nulls it gets).
    */
   static boolean covers(RowType wide, RowType narrow) {
     for (RowType.RowField field : narrow.getFields()) {
       int index = wide.getFieldIndex(field.getName());
-      if (index < 0 || !sameType(wide.getTypeAt(index), field.getType())) {
+      if (index < 0 || !takes(wide.getTypeAt(index), field.getType())) {
         return false;
       }
     }
     return true;
+  }
+
+  /** Whether a column of type {@code column} takes values of type {@code value}. */
+  static boolean takes(LogicalType column, LogicalType value) {
+    return sameColumn(column, value) || widens(column, value);
+  }
+
+  /**
+   * Whether both types are stored as the same Lance column: VARCHAR(10) and STRING are both Arrow
+   * Utf8, so records of one fill a column made from the other unchanged.
+   */
+  static boolean sameColumn(LogicalType a, LogicalType b) {
+    if (a.copy(true).equals(b.copy(true))) {
+      return true;
+    }
+    try {
+      return arrowOf(a).equals(arrowOf(b));
+    } catch (RuntimeException unsupported) {
+      return false; // a type without a Lance column: only equal types match
+    }
+  }
+
+  private static Field arrowOf(LogicalType type) {
+    return ArrowSchemaConverter.toArrowSchema(
+            RowType.of(new LogicalType[] {type.copy(true)}, new String[] {"c"}), Map.of())
+        .getFields()
+        .get(0);
+  }
+
+  /**
+   * Whether every value of {@code value} is a value of {@code column}, converted by {@link
+   * #converter}: integers into wider integers, FLOAT into DOUBLE, a DECIMAL into one of the same
+   * scale and more digits, a TIMESTAMP into one of more fractional digits.
+   */
+  static boolean widens(LogicalType column, LogicalType value) {
+    LogicalTypeRoot to = column.getTypeRoot();
+    LogicalTypeRoot from = value.getTypeRoot();
+    int toRank = INTEGERS.indexOf(to);
+    int fromRank = INTEGERS.indexOf(from);
+    if (toRank >= 0 && fromRank >= 0) {
+      return fromRank < toRank;
+    }
+    if (to == LogicalTypeRoot.DOUBLE && from == LogicalTypeRoot.FLOAT) {
+      return true;
+    }
+    if (column instanceof DecimalType wide && value instanceof DecimalType narrow) {
+      return wide.getScale() == narrow.getScale() && wide.getPrecision() > narrow.getPrecision();
+    }
+    if (to == from
+        && (to == LogicalTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+            || to == LogicalTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE)) {
+      return LogicalTypeChecks.getPrecision(column) > LogicalTypeChecks.getPrecision(value);
+    }
+    return false;
+  }
+
+  private static final List<LogicalTypeRoot> INTEGERS =
+      List.of(
+          LogicalTypeRoot.TINYINT,
+          LogicalTypeRoot.SMALLINT,
+          LogicalTypeRoot.INTEGER,
+          LogicalTypeRoot.BIGINT);
+
+  /**
+   * How an internal value of {@code value} becomes one of {@code column}, for types {@code column}
+   * {@link #takes}: unchanged where both are stored alike.
+   */
+  static UnaryOperator<Object> converter(LogicalType column, LogicalType value) {
+    if (sameColumn(column, value)) {
+      return UnaryOperator.identity();
+    }
+    return switch (column.getTypeRoot()) {
+      case SMALLINT -> v -> ((Number) v).shortValue();
+      case INTEGER -> v -> ((Number) v).intValue();
+      case BIGINT -> v -> ((Number) v).longValue();
+      case DOUBLE -> v -> ((Number) v).doubleValue();
+      case DECIMAL -> {
+        DecimalType decimal = (DecimalType) column;
+        yield v ->
+            DecimalData.fromBigDecimal(
+                ((DecimalData) v).toBigDecimal(), decimal.getPrecision(), decimal.getScale());
+      }
+      default -> UnaryOperator.identity(); // timestamps: TimestampData keeps every digit
+    };
   }
 
   /**
@@ -61,12 +153,14 @@ final class RowTypes {
         fields.add(
             new RowType.RowField(
                 field.getName(), field.getType().copy(true), field.getDescription().orElse(null)));
-      } else if (!sameType(current.getTypeAt(index), field.getType())) {
+      } else if (!takes(current.getTypeAt(index), field.getType())) {
         throw new IllegalArgumentException(
             String.format(
                 "Column '%s' of Lance table '%s' is %s, but a record has it as %s: the table's"
-                    + " column types cannot change (lance-core 7.0.0 has no in-place type change);"
-                    + " write the column under a new name, or recreate the table",
+                    + " column types cannot change (lance-core 7.0.0 has no in-place type change,"
+                    + " not even a widening); records may only bring the column's type or a"
+                    + " narrower one (INT into BIGINT, FLOAT into DOUBLE, ...). Write the column"
+                    + " under a new name, or recreate the table",
                 field.getName(),
                 table,
                 current.getTypeAt(index).asSummaryString(),
@@ -74,9 +168,5 @@ final class RowTypes {
       }
     }
     return new RowType(current.isNullable(), fields);
-  }
-
-  private static boolean sameType(LogicalType a, LogicalType b) {
-    return a.copy(true).equals(b.copy(true));
   }
 }

@@ -3,6 +3,7 @@ package dev.flinklance.sink.dynamic;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.LanceSinkConfig;
+import dev.flinklance.sink.writer.InvalidRecordException;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.TableRows;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.RowData;
@@ -53,7 +55,12 @@ final class TableWriter implements AutoCloseable {
   }
 
   private void open(RowType rowType) {
-    LanceSinkConfig table = config.forTable(name, rowType, primaryKey, vectorColumns);
+    LanceSinkConfig table;
+    try {
+      table = config.forTable(name, rowType, primaryKey, vectorColumns);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRecordException(e.getMessage(), null);
+    }
     uri = table.dataset().uri();
     PrimaryKey key = table.primaryKey().orElse(null);
     if (key != null && keyType == null) {
@@ -65,21 +72,22 @@ final class TableWriter implements AutoCloseable {
   }
 
   /**
-   * @throws IllegalArgumentException naming the table and column, for a record that disagrees with
+   * @throws InvalidRecordException naming the table and column, for a record that disagrees with
    *     the table's key or has a column of another type
    */
   void write(DynamicRecord record) throws InterruptedException {
     if (!record.primaryKey().equals(primaryKey)) {
-      throw new IllegalArgumentException(
+      throw new InvalidRecordException(
           String.format(
               "Records of Lance table '%s' disagree on its primary key: %s, then %s",
-              uri, primaryKey, record.primaryKey()));
+              uri, primaryKey, record.primaryKey()),
+          null);
     }
     Generation current = generations.get(generations.size() - 1);
     RowData row = record.row();
     if (!current.type().equals(record.rowType())) {
       if (!RowTypes.covers(current.type(), record.rowType())) {
-        widen(RowTypes.union(current.type(), record.rowType(), uri));
+        widen(unionWith(current.type(), record.rowType()));
         current = generations.get(generations.size() - 1);
       }
       RowType target = current.type();
@@ -96,6 +104,14 @@ final class TableWriter implements AutoCloseable {
     }
     current.rows().write(row);
     written = true;
+  }
+
+  private RowType unionWith(RowType current, RowType record) {
+    try {
+      return RowTypes.union(current, record, uri);
+    } catch (IllegalArgumentException e) {
+      throw new InvalidRecordException(e.getMessage(), null);
+    }
   }
 
   private void widen(RowType wider) throws InterruptedException {
@@ -176,17 +192,26 @@ final class TableWriter implements AutoCloseable {
     }
   }
 
-  /** Rows of a record type the table's covers, as rows of the table's: NULL where they lack one. */
+  /**
+   * Rows of a record type the table's {@link RowTypes#covers}, as rows of the table's: NULL where
+   * they lack a column, values of a narrower type widened.
+   */
   private static final class RowAdapter {
     private final int arity;
     private final RowData.FieldGetter[] getters;
+    private final UnaryOperator<Object>[] converters;
 
+    @SuppressWarnings("unchecked")
     RowAdapter(RowType from, RowType to) {
       this.arity = to.getFieldCount();
       this.getters = new RowData.FieldGetter[arity];
+      this.converters = new UnaryOperator[arity];
       for (int i = 0; i < arity; i++) {
         int source = from.getFieldIndex(to.getFieldNames().get(i));
-        getters[i] = source < 0 ? null : RowData.createFieldGetter(from.getTypeAt(source), source);
+        if (source >= 0) {
+          getters[i] = RowData.createFieldGetter(from.getTypeAt(source), source);
+          converters[i] = RowTypes.converter(to.getTypeAt(i), from.getTypeAt(source));
+        }
       }
     }
 
@@ -194,7 +219,8 @@ final class TableWriter implements AutoCloseable {
       GenericRowData adapted = new GenericRowData(row.getRowKind(), arity);
       for (int i = 0; i < arity; i++) {
         if (getters[i] != null) {
-          adapted.setField(i, getters[i].getFieldOrNull(row));
+          Object value = getters[i].getFieldOrNull(row);
+          adapted.setField(i, value == null ? null : converters[i].apply(value));
         }
       }
       return adapted;

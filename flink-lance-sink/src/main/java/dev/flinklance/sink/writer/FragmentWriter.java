@@ -178,7 +178,10 @@ final class FragmentWriter implements AutoCloseable {
       throw explain(e);
     }
     stream = null;
-    bytesSent.inc(fileBytes(written));
+    // The dynamic sink finishes its tables' files on several threads, all counting here.
+    synchronized (bytesSent) {
+      bytesSent.inc(fileBytes(written));
+    }
     return written;
   }
 

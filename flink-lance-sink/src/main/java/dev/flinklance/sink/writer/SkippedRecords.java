@@ -1,5 +1,6 @@
 package dev.flinklance.sink.writer;
 
+import org.apache.flink.annotation.Internal;
 import org.apache.flink.metrics.Counter;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -9,7 +10,8 @@ import org.slf4j.LoggerFactory;
  * and logged, the first few in full, then one summary line at most every ten seconds, so a stream
  * full of bad records cannot flood the log.
  */
-final class SkippedRecords {
+@Internal
+public final class SkippedRecords {
   private static final Logger LOG = LoggerFactory.getLogger(SkippedRecords.class);
   private static final int LOGGED_IN_FULL = 10;
   private static final long SUMMARY_INTERVAL_MS = 10_000;
@@ -19,14 +21,14 @@ final class SkippedRecords {
   private long sinceSummary;
   private long lastSummaryMs;
 
-  SkippedRecords(Counter counter) {
+  public SkippedRecords(Counter counter) {
     this.counter = counter;
   }
 
   /**
    * @param why the record's error: table, column, record number, abbreviated record
    */
-  void skip(String why) {
+  public void skip(String why) {
     counter.inc();
     skipped++;
     if (skipped <= LOGGED_IN_FULL) {

@@ -13,6 +13,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.table.data.GenericRowData;
 import org.apache.flink.table.data.StringData;
 import org.apache.flink.table.types.logical.BigIntType;
+import org.apache.flink.table.types.logical.IntType;
 import org.apache.flink.table.types.logical.LogicalType;
 import org.apache.flink.table.types.logical.RowType;
 import org.apache.flink.table.types.logical.VarCharType;
@@ -61,6 +62,67 @@ class DynamicSinkInputITCase {
             });
   }
 
+  /**
+   * Rows of 20 KB into 8 tables with a 4 MB budget for all of them: tables finish their files and
+   * close mid-checkpoint, and every row lands once.
+   */
+  @Test
+  void tablesPastTheMemoryBudgetFinishTheirFilesAndLoseNothing() throws Exception {
+    String payload = "x".repeat(20_000);
+    List<DynamicRecord> records = new ArrayList<>();
+    for (long i = 0; i < 8 * 250; i++) {
+      records.add(
+          DynamicRecord.append(
+              "db",
+              "big" + (i % 8),
+              ManyTables.WIDE,
+              GenericRowData.of(i, i, StringData.fromString(payload))));
+    }
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(records)
+        .sinkTo(
+            DynamicLanceSink.builder()
+                .warehouse(warehouse())
+                .option("sink.dynamic.max-buffer-size", "4 mb")
+                .build());
+    env.execute();
+
+    int fragments = 0;
+    for (int t = 0; t < 8; t++) {
+      long table = t;
+      List<Long> ids = LanceTestTables.readLongs(uri("big" + t), "id");
+      assertThat(ids).hasSize(250).doesNotHaveDuplicates().allMatch(id -> id % 8 == table);
+      assertThat(LanceTestTables.sinkCommits(uri("big" + t))).hasSize(1);
+      fragments += LanceTestTables.fragmentCount(uri("big" + t));
+    }
+    assertThat(fragments).as("tables finished files before the end").isGreaterThan(8);
+  }
+
+  /** VARCHAR(n) into STRING, INT into BIGINT: the table keeps its types, the values are exact. */
+  @Test
+  void recordsOfNarrowerOrEquallyStoredTypesAreWritten() throws Exception {
+    RowType narrow =
+        RowType.of(
+            new LogicalType[] {new IntType(false), new IntType(), new VarCharType(5)},
+            new String[] {"id", "v", "note"});
+    List<DynamicRecord> records =
+        List.of(
+            DynamicRecord.append(
+                "db", "w", ManyTables.WIDE, GenericRowData.of(1L, 10L, StringData.fromString("a"))),
+            DynamicRecord.append(
+                "db", "w", narrow, GenericRowData.of(2, 20, StringData.fromString("b"))));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(records).sinkTo(DynamicLanceSink.builder().warehouse(warehouse()).build());
+    env.execute();
+
+    assertThat(ManyTables.rows(uri("w")))
+        .containsOnly(
+            org.assertj.core.api.Assertions.entry(1L, List.of(1L, 10L, "a")),
+            org.assertj.core.api.Assertions.entry(2L, List.of(2L, 20L, "b")));
+  }
+
   @Test
   void aColumnOfAnotherTypeFailsNamingTableAndColumn() {
     List<DynamicRecord> records =
@@ -94,6 +156,31 @@ class DynamicSinkInputITCase {
 
     assertThat(failureOf(records)).contains("Invalid Lance table name '../escape'");
     assertThat(dir.resolve("escape.lance")).doesNotExist();
+  }
+
+  @Test
+  void underSkipRecordsTheirTableCannotTakeAreLeftOutAndTheRestLands() throws Exception {
+    List<DynamicRecord> records =
+        List.of(
+            DynamicRecord.append("db", "t", ManyTables.NARROW, GenericRowData.of(1L, 1L)),
+            DynamicRecord.append(
+                "db", "t", TEXT, GenericRowData.of(2L, StringData.fromString("two"))),
+            DynamicRecord.change(
+                "db", "t", ManyTables.NARROW, GenericRowData.of(3L, 3L), List.of("id")),
+            DynamicRecord.append("db", "a/b", ManyTables.NARROW, GenericRowData.of(4L, 4L)),
+            DynamicRecord.append("db", "t", ManyTables.NARROW, GenericRowData.of(5L, 5L)));
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.setParallelism(1);
+    env.fromData(records)
+        .sinkTo(
+            DynamicLanceSink.builder()
+                .warehouse(warehouse())
+                .option("sink.on-invalid-record", "skip")
+                .build());
+    env.execute();
+
+    assertThat(LanceTestTables.readLongs(uri("t"), "id")).containsExactlyInAnyOrder(1L, 5L);
+    assertThat(dir.resolve("warehouse/db/a")).doesNotExist();
   }
 
   @Test

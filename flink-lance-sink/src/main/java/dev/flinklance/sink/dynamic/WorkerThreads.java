@@ -1,0 +1,98 @@
+package dev.flinklance.sink.dynamic;
+
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import org.apache.flink.util.ExceptionUtils;
+import org.apache.flink.util.concurrent.ExecutorThreadFactory;
+
+/**
+ * Threads that work on several tables at once for the task thread (files finished, commits), which
+ * waits for all of them. Never leaves work running behind the task thread's back: a batch whose
+ * first failure ends it still waits for the rest, and closing waits for what runs, since a table
+ * closed under a native call into it (a file being encoded, a commit) frees memory twice and aborts
+ * the JVM.
+ */
+final class WorkerThreads {
+  private final int threads;
+  private final String name;
+  private ExecutorService executor;
+
+  WorkerThreads(int threads, String name) {
+    this.threads = threads;
+    this.name = name;
+  }
+
+  /**
+   * Runs every task, then returns their results in order.
+   *
+   * @throws Exception the first task's failure, once all tasks ended
+   */
+  <T> List<T> runAll(List<Callable<T>> tasks) throws Exception {
+    if (executor == null) {
+      executor = Executors.newFixedThreadPool(threads, new ExecutorThreadFactory(name));
+    }
+    List<Future<T>> running = new ArrayList<>();
+    for (Callable<T> task : tasks) {
+      running.add(executor.submit(task));
+    }
+    List<T> results = new ArrayList<>();
+    Throwable failure = null;
+    boolean interrupted = false;
+    for (Future<T> task : running) {
+      while (true) {
+        try {
+          results.add(task.get());
+          break;
+        } catch (ExecutionException e) {
+          failure = ExceptionUtils.firstOrSuppressed(e.getCause(), failure);
+          break;
+        } catch (InterruptedException e) {
+          interrupted = true; // the tasks still run: wait for them all the same
+        }
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+      failure = ExceptionUtils.firstOrSuppressed(new InterruptedException(), failure);
+    }
+    if (failure != null) {
+      ExceptionUtils.rethrowException(failure);
+    }
+    return results;
+  }
+
+  /**
+   * Stops the threads once their work ended, waiting at most {@code timeout} (interrupts too).
+   *
+   * @return whether no work runs anymore
+   */
+  boolean close(Duration timeout) {
+    if (executor == null) {
+      return true;
+    }
+    executor.shutdown();
+    long deadline = System.nanoTime() + timeout.toNanos();
+    boolean interrupted = false;
+    try {
+      while (true) {
+        try {
+          return executor.awaitTermination(
+              Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (InterruptedException e) {
+          interrupted = true;
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
+      }
+    }
+  }
+}
