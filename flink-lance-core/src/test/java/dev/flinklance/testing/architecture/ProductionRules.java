@@ -49,6 +49,7 @@ public final class ProductionRules {
   private static final String SOURCE = "dev.flinklance.source..";
   private static final String COMPACTOR = "dev.flinklance.compactor..";
   private static final String TABLE = "dev.flinklance.table..";
+  private static final String CDC = "dev.flinklance.cdc..";
 
   @ArchTest
   public static final ArchRule MODULES_ARE_LAYERED =
@@ -59,7 +60,7 @@ public final class ProductionRules {
           .layer("core")
           .definedBy(
               resideInAPackage("dev.flinklance..")
-                  .and(resideOutsideOfPackages(SINK, SOURCE, COMPACTOR, TABLE)))
+                  .and(resideOutsideOfPackages(SINK, SOURCE, COMPACTOR, TABLE, CDC)))
           .layer("sink")
           .definedBy(SINK)
           .layer("source")
@@ -68,6 +69,8 @@ public final class ProductionRules {
           .definedBy(COMPACTOR)
           .layer("table")
           .definedBy(TABLE)
+          .layer("cdc")
+          .definedBy(CDC)
           .whereLayer("core")
           .mayNotAccessAnyLayer()
           .whereLayer("sink")
@@ -76,10 +79,13 @@ public final class ProductionRules {
           .mayOnlyAccessLayers("core")
           .whereLayer("compactor")
           .mayOnlyAccessLayers("core")
+          .whereLayer("table")
+          .mayOnlyBeAccessedByLayers("cdc")
           .as(
               "Modules depend downwards: core on no other module; sink, source and compactor on"
                   + " core only (the compactor takes committed versions through core's"
-                  + " dev.flinklance.maintenance, not from the sink); the table module on all");
+                  + " dev.flinklance.maintenance, not from the sink); the table module on those;"
+                  + " the CDC job on all");
 
   @ArchTest
   public static final ArchRule PACKAGES_ARE_FREE_OF_CYCLES =
