@@ -1,9 +1,6 @@
 package dev.flinklance.sink;
 
 import dev.flinklance.sink.writer.LanceWriteResult;
-import dev.flinklance.testing.Failures;
-import java.io.IOException;
-import java.util.Collection;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -32,38 +29,7 @@ public final class WriterFailingSink<T> extends LanceSink<T> {
   public SinkWriter<T> createWriter(WriterInitContext context) {
     CommittingSinkWriter<T, LanceWriteResult> delegate =
         (CommittingSinkWriter<T, LanceWriteResult>) super.createWriter(context);
-    boolean target = context.getTaskInfo().getIndexOfThisSubtask() == 0;
-    return new CommittingSinkWriter<T, LanceWriteResult>() {
-      int prepared;
-      int sincePrepared;
-
-      @Override
-      public void write(T element, Context writeContext) throws IOException, InterruptedException {
-        delegate.write(element, writeContext);
-        if (target
-            && prepared >= checkpoint
-            && ++sincePrepared >= records
-            && Failures.fireOnce(token)) {
-          throw new IOException("Injected writer failure in the middle of a checkpoint interval");
-        }
-      }
-
-      @Override
-      public Collection<LanceWriteResult> prepareCommit() throws IOException, InterruptedException {
-        prepared++;
-        sincePrepared = 0;
-        return delegate.prepareCommit();
-      }
-
-      @Override
-      public void flush(boolean endOfInput) throws IOException, InterruptedException {
-        delegate.flush(endOfInput);
-      }
-
-      @Override
-      public void close() throws Exception {
-        delegate.close();
-      }
-    };
+    return new MidCheckpointFailure<>(
+        delegate, context.getTaskInfo().getIndexOfThisSubtask() == 0, token, checkpoint, records);
   }
 }

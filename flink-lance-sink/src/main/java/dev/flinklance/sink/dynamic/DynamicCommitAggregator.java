@@ -110,6 +110,10 @@ public final class DynamicCommitAggregator
     List<DynamicCommittable> committables = new ArrayList<>();
     tables.forEach(
         (table, writes) -> {
+          LanceWriteResult all = LanceWriteResults.merge(writes.results);
+          if (all.fragments().isEmpty() && all.removedKeys().isEmpty()) {
+            return; // nothing to commit (an Append without fragments fails)
+          }
           TableRun tableRun =
               runs.computeIfAbsent(
                   table,
@@ -118,7 +122,6 @@ public final class DynamicCommitAggregator
                           CommitUser.latestMark(
                               config.warehouse().table(t.database(), t.table()))));
           CommitStamp stamp = new CommitStamp(commitUser, run, ++tableRun.seq, checkpointId, jobId);
-          LanceWriteResult all = LanceWriteResults.merge(writes.results);
           committables.add(
               new DynamicCommittable(
                   table,
@@ -126,6 +129,9 @@ public final class DynamicCommitAggregator
                   new LanceCommittable(
                       stamp, tableRun.start, false, all.fragments(), all.removedKeys())));
         });
+    if (committables.isEmpty()) {
+      return;
+    }
     output.collect(
         new StreamRecord<>(new CommittableSummary<>(0, 1, checkpointId, committables.size(), 0)));
     for (DynamicCommittable committable : committables) {

@@ -1,9 +1,9 @@
 package dev.flinklance.sink.dynamic;
 
+import dev.flinklance.concurrent.NativeWorkers;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommitter;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -28,7 +28,6 @@ import org.slf4j.LoggerFactory;
 @Internal
 public final class DynamicCommitter implements Committer<DynamicCommittable> {
   private static final Logger LOG = LoggerFactory.getLogger(DynamicCommitter.class);
-  private static final Duration COMMIT_WAIT_ON_CLOSE = Duration.ofMinutes(2);
 
   private final DynamicSinkConfig config;
   private final CommitterInitContext context;
@@ -38,7 +37,7 @@ public final class DynamicCommitter implements Committer<DynamicCommittable> {
   DynamicCommitter(DynamicSinkConfig config, CommitterInitContext context) {
     this.config = config;
     this.context = context;
-    this.threads = new WorkerThreads(config.commitThreads(), "lance-dynamic-committer");
+    this.threads = new WorkerThreads(config.commitThreads(), "lance-dynamic-committer-");
   }
 
   @Override
@@ -99,10 +98,10 @@ public final class DynamicCommitter implements Committer<DynamicCommittable> {
    */
   @Override
   public void close() throws Exception {
-    if (!threads.close(COMMIT_WAIT_ON_CLOSE)) {
+    if (!threads.close()) {
       LOG.warn(
           "Dynamic Lance committer: commits still running after {}; their tables are left open",
-          COMMIT_WAIT_ON_CLOSE);
+          NativeWorkers.STOP_WAIT);
       committers.clear();
       return;
     }

@@ -1,5 +1,6 @@
 package dev.flinklance.sink.dynamic;
 
+import dev.flinklance.concurrent.NativeWorkers;
 import dev.flinklance.metrics.LanceMetrics;
 import dev.flinklance.sink.InvalidRecordPolicy;
 import dev.flinklance.sink.writer.InvalidRecordException;
@@ -8,7 +9,6 @@ import dev.flinklance.sink.writer.RecordErrors;
 import dev.flinklance.sink.writer.SkippedRecords;
 import dev.flinklance.sink.writer.WriteFailure;
 import java.io.IOException;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -54,8 +54,6 @@ public final class DynamicSinkWriter
   /** Tables finishing their files at once at a checkpoint. */
   private static final int FINISH_THREADS = 8;
 
-  private static final Duration FINISH_WAIT_ON_CLOSE = Duration.ofMinutes(1);
-
   /** Records between two looks at the open tables' memory (a look visits every open table). */
   private static final int MEMORY_CHECK_INTERVAL = 256;
 
@@ -66,7 +64,7 @@ public final class DynamicSinkWriter
     this.config = config;
     this.context = context;
     this.subtask = RecordErrors.subtaskOf(context);
-    this.finishers = new WorkerThreads(FINISH_THREADS, "lance-dynamic-writer (" + subtask + ")");
+    this.finishers = new WorkerThreads(FINISH_THREADS, "lance-dynamic-writer (" + subtask + ") ");
     this.skipped = new SkippedRecords(context.metricGroup().getNumRecordsSendErrorsCounter());
     this.failure =
         new WriteFailure(
@@ -126,8 +124,14 @@ public final class DynamicSinkWriter
     }
   }
 
+  /**
+   * A table that wrote nothing since the checkpoint leaves nothing for it (an empty Append fails).
+   */
   private void finishAndClose(TableName name, TableWriter table) throws InterruptedException {
-    closed.computeIfAbsent(name, t -> new ArrayList<>()).addAll(table.finishAndClose());
+    List<LanceWriteResult> written = table.finishAndClose();
+    if (!written.isEmpty()) {
+      closed.computeIfAbsent(name, t -> new ArrayList<>()).addAll(written);
+    }
   }
 
   /**
@@ -235,12 +239,12 @@ public final class DynamicSinkWriter
    */
   @Override
   public void close() throws Exception {
-    if (!finishers.close(FINISH_WAIT_ON_CLOSE)) {
+    if (!finishers.close()) {
       LOG.warn(
           "Dynamic Lance sink ({}): files still being finished after {}; their tables' memory is"
               + " left to the JVM",
           subtask,
-          FINISH_WAIT_ON_CLOSE);
+          NativeWorkers.STOP_WAIT);
       open.clear();
       return;
     }

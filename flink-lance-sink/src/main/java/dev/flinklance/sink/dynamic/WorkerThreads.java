@@ -1,16 +1,13 @@
 package dev.flinklance.sink.dynamic;
 
-import java.time.Duration;
+import dev.flinklance.concurrent.NativeWorkers;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.flink.util.ExceptionUtils;
-import org.apache.flink.util.concurrent.ExecutorThreadFactory;
 
 /**
  * Threads that work on several tables at once for the task thread (files finished, commits), which
@@ -36,7 +33,7 @@ final class WorkerThreads {
    */
   <T> List<T> runAll(List<Callable<T>> tasks) throws Exception {
     if (executor == null) {
-      executor = Executors.newFixedThreadPool(threads, new ExecutorThreadFactory(name));
+      executor = NativeWorkers.pool(name, threads);
     }
     List<Future<T>> running = new ArrayList<>();
     for (Callable<T> task : tasks) {
@@ -69,30 +66,11 @@ final class WorkerThreads {
   }
 
   /**
-   * Stops the threads once their work ended, waiting at most {@code timeout} (interrupts too).
+   * Stops the threads once their work ended ({@link NativeWorkers#stop}).
    *
-   * @return whether no work runs anymore
+   * @return whether no work runs anymore: only then may the caller close the tables
    */
-  boolean close(Duration timeout) {
-    if (executor == null) {
-      return true;
-    }
-    executor.shutdown();
-    long deadline = System.nanoTime() + timeout.toNanos();
-    boolean interrupted = false;
-    try {
-      while (true) {
-        try {
-          return executor.awaitTermination(
-              Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
-        } catch (InterruptedException e) {
-          interrupted = true;
-        }
-      }
-    } finally {
-      if (interrupted) {
-        Thread.currentThread().interrupt();
-      }
-    }
+  boolean close() {
+    return executor == null || NativeWorkers.stop(executor, NativeWorkers.STOP_WAIT);
   }
 }

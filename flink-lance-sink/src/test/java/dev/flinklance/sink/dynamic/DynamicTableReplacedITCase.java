@@ -3,14 +3,9 @@ package dev.flinklance.sink.dynamic;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.errors.LanceDatasetException;
-import dev.flinklance.testing.Await;
-import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.sink.TableReplacement;
 import dev.flinklance.testing.TestClusters;
-import dev.flinklance.testing.TestFragments;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.core.execution.JobClient;
@@ -46,25 +41,9 @@ class DynamicTableReplacedITCase {
         .setParallelism(1)
         .sinkTo(DynamicLanceSink.builder().warehouse(warehouse).build());
     JobClient job = env.executeAsync();
-    LanceTestTables.awaitSinkCommits(replaced, 2, Duration.ofMinutes(1));
-    // Right after a commit: the next one is a checkpoint interval away.
-    long version = LanceTestTables.latestVersion(replaced);
-    Await.until(
-        "the commit after version " + version,
-        Duration.ofMinutes(1),
-        job,
-        () -> LanceTestTables.latestVersion(replaced) > version);
+    TableReplacement.afterACommit(job, replaced, dir.resolve("old"));
 
-    Files.move(Path.of(replaced), dir.resolve("old"));
-    TestFragments.createTable(replaced);
-
-    Throwable failure = null;
-    try {
-      job.getJobExecutionResult().get();
-    } catch (ExecutionException e) {
-      failure = e;
-    }
-    assertThat(failure).as("the job failed").isNotNull();
+    Throwable failure = TableReplacement.failureOf(job);
     // The committer finds the table replaced; a writer finishing a file in the instant between
     // the move and the new table finds it gone: either way the job fails naming the table.
     assertThat(ExceptionUtils.findThrowable(failure, LanceDatasetException.class))
@@ -75,9 +54,6 @@ class DynamicTableReplacedITCase {
                 assertThat(e.getMessage())
                     .contains(replaced)
                     .containsAnyOf("was replaced", "does not exist"));
-    assertThat(LanceTestTables.latestVersion(replaced))
-        .as("nothing committed to the new table")
-        .isEqualTo(1);
-    assertThat(LanceTestTables.countRows(replaced)).isZero();
+    TableReplacement.assertUntouched(replaced);
   }
 }

@@ -1,11 +1,11 @@
 package dev.flinklance.sink.dynamic;
 
+import dev.flinklance.sink.MidCheckpointFailure;
 import dev.flinklance.testing.Failures;
 import java.io.IOException;
 import java.util.Collection;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
 
@@ -64,37 +64,11 @@ final class FailingDynamicSink extends DynamicLanceSink {
   @Override
   public SinkWriter<DynamicRecord> createWriter(WriterInitContext context) {
     DynamicSinkWriter delegate = (DynamicSinkWriter) super.createWriter(context);
-    boolean target =
-        when == When.WRITER_MID_CHECKPOINT && context.getTaskInfo().getIndexOfThisSubtask() == 0;
-    return new CommittingSinkWriter<DynamicRecord, TableWriteResult>() {
-      int prepared;
-      int sincePrepared;
-
-      @Override
-      public void write(DynamicRecord element, Context writeContext)
-          throws IOException, InterruptedException {
-        delegate.write(element, writeContext);
-        if (target && prepared >= checkpoint && ++sincePrepared >= 20 && Failures.fireOnce(token)) {
-          throw new IOException("Injected writer failure in the middle of a checkpoint interval");
-        }
-      }
-
-      @Override
-      public Collection<TableWriteResult> prepareCommit() throws IOException, InterruptedException {
-        prepared++;
-        sincePrepared = 0;
-        return delegate.prepareCommit();
-      }
-
-      @Override
-      public void flush(boolean endOfInput) throws IOException, InterruptedException {
-        delegate.flush(endOfInput);
-      }
-
-      @Override
-      public void close() throws Exception {
-        delegate.close();
-      }
-    };
+    return new MidCheckpointFailure<>(
+        delegate,
+        when == When.WRITER_MID_CHECKPOINT && context.getTaskInfo().getIndexOfThisSubtask() == 0,
+        token,
+        (int) checkpoint,
+        20);
   }
 }

@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.sink.LanceSink;
-import dev.flinklance.testing.Await;
-import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.sink.TableReplacement;
 import dev.flinklance.testing.TestClusters;
-import dev.flinklance.testing.TestFragments;
 import dev.flinklance.testing.TestRows;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
-import java.util.concurrent.ExecutionException;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.core.execution.JobClient;
@@ -42,27 +37,9 @@ class TableReplacedITCase {
             "ids")
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(table).build());
     JobClient job = env.executeAsync();
-    LanceTestTables.awaitSinkCommits(table, 2, Duration.ofMinutes(1));
-    // Right after a commit: the next one is a checkpoint interval away, none is in flight. (A
-    // table replaced while a commit is in flight cannot be told from the commit's own view.)
-    long version = LanceTestTables.latestVersion(table);
-    Await.until(
-        "the commit after version " + version,
-        Duration.ofMinutes(1),
-        job,
-        () -> LanceTestTables.latestVersion(table) > version);
+    TableReplacement.afterACommit(job, table, dir.resolve("old"));
 
-    // The old table moves away at once (one rename), a new one takes its place.
-    Files.move(Path.of(table), dir.resolve("old"));
-    TestFragments.createTable(table);
-
-    Throwable failure = null;
-    try {
-      job.getJobExecutionResult().get();
-    } catch (ExecutionException e) {
-      failure = e;
-    }
-    assertThat(failure).as("the job failed").isNotNull();
+    Throwable failure = TableReplacement.failureOf(job);
     assertThat(ExceptionUtils.findThrowable(failure, TableReplacedException.class))
         .as(ExceptionUtils.stringifyException(failure))
         .get()
@@ -70,9 +47,6 @@ class TableReplacedITCase {
             e ->
                 assertThat(e.getMessage())
                     .startsWith("Lance table '" + table + "': the table was replaced"));
-    assertThat(LanceTestTables.latestVersion(table))
-        .as("nothing committed to the new table")
-        .isEqualTo(1);
-    assertThat(LanceTestTables.countRows(table)).isZero();
+    TableReplacement.assertUntouched(table);
   }
 }
