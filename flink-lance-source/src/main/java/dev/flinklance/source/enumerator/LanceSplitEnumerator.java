@@ -96,10 +96,7 @@ public final class LanceSplitEnumerator
     this.pending.addAll(pending);
     this.planned = planned;
     this.metrics =
-        planner == null
-            ? null
-            : new SourceMetrics(
-                context.metricGroup(), scan.dataset(), scan.streaming().consumerId() != null);
+        planner == null ? null : new SourceMetrics(context.metricGroup(), scan.dataset());
     this.consumer =
         planner == null || scan.streaming().consumerId() == null
             ? null
