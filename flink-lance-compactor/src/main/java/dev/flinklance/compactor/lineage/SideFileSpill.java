@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.lineage;
 
-import dev.flinklance.files.TableFiles;
+import dev.flinklance.compactor.sidefile.SideFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,13 +20,10 @@ import org.lance.fragment.RowIdMeta;
  */
 @Internal
 public final class SideFileSpill implements RowLineageSpill {
-  /** Every side file's name starts with this; nothing else at a table's root does. */
-  public static final String PREFIX = "_rowids-";
-
-  private final TableFiles files;
+  private final SideFiles files;
   private final long inlineMaxBytes;
 
-  public SideFileSpill(TableFiles files, long inlineMaxBytes) {
+  public SideFileSpill(SideFiles files, long inlineMaxBytes) {
     this.files = files;
     this.inlineMaxBytes = inlineMaxBytes;
   }
@@ -56,7 +53,7 @@ public final class SideFileSpill implements RowLineageSpill {
     if (slices.isEmpty()) {
       return Spilled.nothing(results);
     }
-    String name = PREFIX + UUID.randomUUID() + ".bin";
+    String name = SideFiles.PREFIX + UUID.randomUUID() + ".bin";
     long writtenAt = System.nanoTime();
     files.write(name, content.toByteArray());
     verify(name, slices);

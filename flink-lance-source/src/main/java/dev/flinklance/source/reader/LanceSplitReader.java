@@ -208,17 +208,9 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
             "cannot %s fragment %d of version %d (%s)",
             action, split.fragmentId(), split.readVersion(), split.describeRows());
     String uri = scan.dataset().uri();
-    if (!LanceErrors.isNotFound(cause)) {
-      return LanceDatasetException.wrap(uri, problem, cause);
-    }
-    return new PermanentDatasetException(
-        uri,
-        scan.streaming() == null
-            ? problem
-            : problem
-                + ": the version no longer exists (cleaned up?); "
-                + TableVersions.cleanupHint(scan.streaming()),
-        cause);
+    return LanceErrors.isNotFound(cause)
+        ? new PermanentDatasetException(uri, problem, cause)
+        : LanceDatasetException.wrap(uri, problem, cause);
   }
 
   private RecordsWithSplitIds<RowData> finishCurrent() throws IOException {

@@ -172,7 +172,13 @@ class StreamingStopITCase {
     @Override
     public RowData map(RowData row) throws InterruptedException {
       ROWS.computeIfAbsent(token, t -> Collections.synchronizedList(new ArrayList<>()))
-          .add(TestRows.change(row));
+          .add(
+              row.getRowKind().shortString()
+                  + "["
+                  + row.getLong(0)
+                  + ", "
+                  + row.getString(1)
+                  + "]");
       Thread.sleep(pauseMillis);
       return row;
     }
