@@ -53,6 +53,8 @@ final class CdcSyncArgs {
               + " eu-west-1",
           "  --sink.<key> <value>              a sink option, e.g. --sink.on-invalid-record SKIP"
               + " (also for messages that are not Debezium change events)",
+          "  --compaction.<key> <value>        in-job compaction of every table, e.g."
+              + " --compaction.enabled true",
           "Durations use Flink's syntax: 30 s, 10min, 1h.");
 
   static final String DEFAULT_GROUP_ID = "lance-cdc-sync";
@@ -67,6 +69,7 @@ final class CdcSyncArgs {
 
   private static final String KAFKA_PREFIX = "kafka.";
   private static final String SINK_PREFIX = "sink.";
+  private static final String COMPACTION_PREFIX = "compaction.";
   private static final Set<String> KEYS =
       Set.of(
           "bootstrap-servers",
@@ -92,7 +95,10 @@ final class CdcSyncArgs {
   final String warehouse;
   final TableRouting routing;
   final Map<String, String> storageOptions;
+
+  /** The options of the sink: {@code sink.*} and {@code compaction.*}. */
   final Map<String, String> sinkOptions;
+
   final Duration checkpointInterval;
   final Optional<Integer> parallelism;
 
@@ -130,7 +136,8 @@ final class CdcSyncArgs {
         withoutPrefix(
             line.withPrefix(LanceDatasetOptions.STORAGE_PREFIX),
             LanceDatasetOptions.STORAGE_PREFIX);
-    sinkOptions = line.withPrefix(SINK_PREFIX);
+    sinkOptions = new TreeMap<>(line.withPrefix(SINK_PREFIX));
+    sinkOptions.putAll(line.withPrefix(COMPACTION_PREFIX));
     checkpointInterval =
         line.get("checkpoint-interval")
             .map(value -> positive(value))
@@ -152,7 +159,8 @@ final class CdcSyncArgs {
                       KEYS.contains(key)
                           || hasPrefix(key, KAFKA_PREFIX)
                           || hasPrefix(key, LanceDatasetOptions.STORAGE_PREFIX)
-                          || hasPrefix(key, SINK_PREFIX)));
+                          || hasPrefix(key, SINK_PREFIX)
+                          || hasPrefix(key, COMPACTION_PREFIX)));
       // the sink checks its options now, so that a bad one is reported before anything starts
       parsed.onInvalidRecord();
       parsed.sink();

@@ -35,7 +35,8 @@ class CdcSyncArgsTest {
     assertThat(args.routing.target("customers")).contains("customers");
     assertThat(args.routing.target("audit_log")).isEmpty();
     assertThat(args.checkpointInterval).isEqualTo(Duration.ofMinutes(1));
-    assertThat(args.sinkOptions).isEqualTo(Map.of("sink.upsert.max-buffer-size", "64mb"));
+    assertThat(args.sinkOptions)
+        .isEqualTo(Map.of("sink.upsert.max-buffer-size", "64mb", "compaction.enabled", "true"));
     assertThat(args.onInvalidRecord()).isEqualTo(InvalidRecordPolicy.FAIL);
   }
 
@@ -52,7 +53,8 @@ class CdcSyncArgsTest {
             "--table-suffix", "_v",
             "--parallelism", "3",
             "--sink.on-invalid-record", "SKIP",
-            "--sink.dynamic.max-open-tables", "10");
+            "--sink.dynamic.max-open-tables", "10",
+            "--compaction.trigger.commits", "20");
     assertThat(args.topics).containsExactly("a", "b");
     assertThat(args.topicPattern).isNull();
     assertThat(args.groupId).isEqualTo("g");
@@ -65,7 +67,11 @@ class CdcSyncArgsTest {
     assertThat(args.checkpointInterval).isEqualTo(CdcSyncArgs.DEFAULT_CHECKPOINT_INTERVAL);
     assertThat(args.onInvalidRecord()).isEqualTo(InvalidRecordPolicy.SKIP);
     assertThat(args.sinkOptions)
-        .isEqualTo(Map.of("sink.on-invalid-record", "SKIP", "sink.dynamic.max-open-tables", "10"));
+        .isEqualTo(
+            Map.of(
+                "sink.on-invalid-record", "SKIP",
+                "sink.dynamic.max-open-tables", "10",
+                "compaction.trigger.commits", "20"));
   }
 
   @Test
@@ -89,6 +95,9 @@ class CdcSyncArgsTest {
     assertThatThrownBy(() -> parse("--sink.on-invalid-record", "IGNORE"))
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("IGNORE");
+    assertThatThrownBy(() -> parse("--compaction.trigger.small-fragments", "1"))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessageContaining("'compaction.trigger.small-fragments'");
   }
 
   private static CdcSyncArgs parse(String... more) {

@@ -16,11 +16,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.concurrent.ConcurrentHashMap;
-import org.apache.flink.api.common.functions.MapFunction;
-import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.core.execution.JobClient;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 import org.apache.flink.test.junit5.MiniClusterExtension;
@@ -35,7 +31,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * With Flink's restarts. A failure after a checkpoint: the job restarts from it, Kafka gives the
  * messages after its offsets again, some of which the failed attempt had already passed on; the
- * table still equals the model, since changes apply by key and the sink's commits are exactly once.
+ * table still equals the model, since changes apply by key and the sink's commits are exactly once;
+ * in-job compaction (--compaction.enabled) compacts it meanwhile without changing a row.
  */
 class LanceCdcSyncFailoverITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();
@@ -73,12 +70,18 @@ class LanceCdcSyncFailoverITCase {
               "--database",
               "inventory",
               "--checkpoint-interval",
-              "300ms"
+              "300ms",
+              "--compaction.enabled",
+              "true",
+              "--compaction.trigger.small-fragments",
+              "2"
             });
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(args.checkpointInterval.toMillis());
     env.setParallelism(2);
-    LanceCdcSyncJob.changes(env, args).map(new FailAfterCheckpoint(token)).sinkTo(args.sink());
+    LanceCdcSyncJob.changes(env, args)
+        .map(new Failures.FailAfterCheckpoint<DynamicRecord>(token, 1))
+        .sinkTo(args.sink());
     JobClient job = env.executeAsync("Lance CDC sync with a failure");
     String table = warehouse + "/inventory/customers.lance";
     try {
@@ -102,6 +105,14 @@ class LanceCdcSyncFailoverITCase {
       send(changes);
       awaitEmails(table, model, job);
       assertThat(Failures.fired(token)).as("the injected failure happened").isTrue();
+      Await.until(
+          "a compaction of " + table,
+          TIMEOUT,
+          job,
+          () ->
+              LanceTestTables.commits(table).stream()
+                  .anyMatch(commit -> commit.operation().equals("Rewrite")));
+      awaitEmails(table, model, job); // compacted, the rows are the same
     } finally {
       Await.cancel(job, TIMEOUT);
     }
@@ -186,32 +197,6 @@ class LanceCdcSyncFailoverITCase {
         producer.send(new ProducerRecord<>(TOPIC, message[0], message[1]));
       }
       producer.flush();
-    }
-  }
-
-  /** Fails the first record after a checkpoint completed, once per test. */
-  private static final class FailAfterCheckpoint
-      implements MapFunction<DynamicRecord, DynamicRecord>, CheckpointListener {
-    private static final long serialVersionUID = 1L;
-    private static final Set<String> ARMED = ConcurrentHashMap.newKeySet();
-
-    private final String token;
-
-    FailAfterCheckpoint(String token) {
-      this.token = token;
-    }
-
-    @Override
-    public DynamicRecord map(DynamicRecord record) {
-      if (ARMED.contains(token) && Failures.fireOnce(token)) {
-        throw new IllegalStateException("Injected failure after a checkpoint");
-      }
-      return record;
-    }
-
-    @Override
-    public void notifyCheckpointComplete(long checkpointId) {
-      ARMED.add(token);
     }
   }
 }

@@ -1,14 +1,19 @@
 package dev.flinklance.compactor;
 
 import dev.flinklance.access.TableRef;
+import dev.flinklance.access.Warehouse;
+import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.operator.CompactionTopology;
 import dev.flinklance.compactor.operator.RewriteFunction;
+import dev.flinklance.compactor.operator.WarehouseCompactor;
 import dev.flinklance.compactor.plan.PlanRequest;
 import dev.flinklance.maintenance.CommittedCheckpoint;
+import dev.flinklance.maintenance.TableCommit;
 import dev.flinklance.maintenance.TableMaintenance;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
+import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -25,6 +30,11 @@ public final class CompactionMaintenance implements TableMaintenance {
 
   /** The trigger's uid: the one it has had since it came in (it keeps no state). */
   static final String TRIGGER_UID = "Lance Compaction Trigger";
+
+  static final String WAREHOUSE_NAME = "Lance Warehouse Compactor";
+
+  /** The warehouse compactor's uid (it keeps no state; fixed all the same, as every uid here). */
+  static final String WAREHOUSE_UID = "lance-warehouse-compactor";
 
   @Override
   public String optionPrefix() {
@@ -69,5 +79,28 @@ public final class CompactionMaintenance implements TableMaintenance {
     }
     CompactionTopology.add(
         requests, compaction, uids ? CompactionTopology.Uids.IN_SINK : null, rewrite);
+  }
+
+  /**
+   * Compacts each table of the dynamic sink as the single-table sink's compaction would, in one
+   * {@link WarehouseCompactor} keyed by table, at {@code compaction.parallelism} (default: the
+   * job's).
+   */
+  @Override
+  public void addToWarehouse(
+      DataStream<TableCommit> commits, Warehouse warehouse, ReadableConfig options, boolean uids) {
+    Configuration conf = Configuration.fromMap(options.toMap());
+    CompactionConfig shared = CompactionConfig.forTable(conf, null);
+    SingleOutputStreamOperator<CompactionSummary> summaries =
+        commits
+            .keyBy(TableCommit::key, Types.STRING)
+            .transform(
+                WAREHOUSE_NAME,
+                CompactionSummary.typeInfo(),
+                WarehouseCompactor.factory(warehouse, conf));
+    shared.parallelism().ifPresent(summaries::setParallelism);
+    if (uids) {
+      summaries.uid(WAREHOUSE_UID);
+    }
   }
 }

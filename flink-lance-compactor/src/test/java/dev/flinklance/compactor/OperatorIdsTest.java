@@ -3,6 +3,9 @@ package dev.flinklance.compactor;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.dynamic.DynamicLanceSink;
+import dev.flinklance.sink.dynamic.DynamicRecord;
+import dev.flinklance.sink.dynamic.DynamicRecordTypeInfo;
 import dev.flinklance.testing.TestRows;
 import java.util.Map;
 import java.util.TreeMap;
@@ -11,6 +14,8 @@ import org.apache.flink.runtime.OperatorIDPair;
 import org.apache.flink.runtime.jobgraph.JobGraph;
 import org.apache.flink.runtime.jobgraph.JobVertex;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.GenericRowData;
+import org.apache.flink.table.data.StringData;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -58,6 +63,31 @@ class OperatorIdsTest {
                 "Sink: Lance Compaction Planner", "50dec80b6018ff976eb8778a724a99c8",
                 "Sink: Lance Rewrite Workers", "010abfb011213ff699bb6c522f3898d1",
                 "Sink: Lance Compaction Committer", "bd7faddb54cf48abfee61fef6912596b"));
+  }
+
+  /** The dynamic sink's operators and its compaction, under the sink's uid as well. */
+  @Test
+  void compactionInADynamicSinksJobHasIdsFromTheSinksUid() {
+    StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
+    env.fromData(
+            DynamicRecord.append(
+                "db", "t", TestRows.ROW_TYPE, GenericRowData.of(1L, StringData.fromString("a"))))
+        .returns(new DynamicRecordTypeInfo())
+        .sinkTo(
+            DynamicLanceSink.builder()
+                .warehouse("/tmp/w")
+                .option("compaction.enabled", "true")
+                .build())
+        .uid("lance-dynamic-sink");
+
+    assertThat(operatorIds(env.getStreamGraph().getJobGraph()))
+        .containsAllEntriesOf(
+            Map.of(
+                "Sink: Writer", "4c63a21f47c01458aa075379c3cf09f2",
+                "Sink: Lance Dynamic Commit Aggregator", "9a2271b16cd57a7045b5458ed14889b7",
+                "Sink: Committer", "346a6fc1f44fbb6581812ab83cc8de5e",
+                "Sink: Lance Dynamic Committed Checkpoints", "7bb79cddfbf49d25231f78547e2de28e",
+                "Sink: Lance Warehouse Compactor", "a0b7adba2a51165a08f5b4067334eb4b"));
   }
 
   private static Map<String, String> operatorIds(JobGraph graph) {

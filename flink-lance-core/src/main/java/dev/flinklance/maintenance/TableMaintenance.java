@@ -1,6 +1,7 @@
 package dev.flinklance.maintenance;
 
 import dev.flinklance.access.TableRef;
+import dev.flinklance.access.Warehouse;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.configuration.ReadableConfig;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -41,4 +42,17 @@ public interface TableMaintenance {
       TableRef table,
       ReadableConfig options,
       boolean uids);
+
+  /**
+   * Adds the maintenance behind the commits of a sink that writes many tables of one warehouse (the
+   * dynamic sink): the same work per table, in operators shared by all of them.
+   *
+   * @param commits one event per table per committed checkpoint
+   * @param warehouse where the tables are, with their storage options
+   * @param options the sink's options, the same for every table
+   * @param uids whether the sink has a uid (see {@link #addTo(DataStream, TableRef, ReadableConfig,
+   *     boolean)})
+   */
+  void addToWarehouse(
+      DataStream<TableCommit> commits, Warehouse warehouse, ReadableConfig options, boolean uids);
 }

@@ -8,7 +8,6 @@ import org.apache.flink.api.common.state.CheckpointListener;
 import org.apache.flink.runtime.state.FunctionInitializationContext;
 import org.apache.flink.runtime.state.FunctionSnapshotContext;
 import org.apache.flink.streaming.api.checkpoint.CheckpointedFunction;
-import org.apache.flink.table.data.RowData;
 
 /**
  * Failure injection for MiniCluster tests. Operators run in the test's JVM, so a static map keyed
@@ -30,7 +29,7 @@ public final class Failures {
   }
 
   /** Passes records through; fails once, at or after checkpoint {@code checkpoint}. */
-  private abstract static class Injector implements MapFunction<RowData, RowData> {
+  private abstract static class Injector<T> implements MapFunction<T, T> {
     private static final long serialVersionUID = 1L;
     final String token;
     final long checkpoint;
@@ -41,13 +40,14 @@ public final class Failures {
     }
 
     @Override
-    public RowData map(RowData row) {
-      return row;
+    public T map(T record) {
+      return record;
     }
   }
 
   /** Once checkpoint {@code checkpoint} (or a later one) has completed, fails the next record. */
-  public static final class FailAfterCheckpoint extends Injector implements CheckpointListener {
+  public static final class FailAfterCheckpoint<T> extends Injector<T>
+      implements CheckpointListener {
     private static final long serialVersionUID = 1L;
 
     public FailAfterCheckpoint(String token, long checkpoint) {
@@ -55,12 +55,12 @@ public final class Failures {
     }
 
     @Override
-    public RowData map(RowData row) {
+    public T map(T record) {
       Long armedAt = ARMED_AT.get(token);
       if (armedAt != null && fireOnce(token)) {
         throw new RuntimeException("Injected failure after checkpoint " + armedAt);
       }
-      return row;
+      return record;
     }
 
     @Override
@@ -76,7 +76,8 @@ public final class Failures {
    * Chained in front of the sink writer, it snapshots after the writer has already flushed for that
    * checkpoint and sent its write results downstream.
    */
-  public static final class DeclineCheckpoint extends Injector implements CheckpointedFunction {
+  public static final class DeclineCheckpoint<T> extends Injector<T>
+      implements CheckpointedFunction {
     private static final long serialVersionUID = 1L;
 
     public DeclineCheckpoint(String token, long checkpoint) {

@@ -1,5 +1,6 @@
 package dev.flinklance.table;
 
+import static org.assertj.core.api.Assertions.assertThatCode;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.sink.dynamic.DynamicLanceSink;
@@ -8,23 +9,33 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * With the compactor on the class path (as in the connector jar), the dynamic sink refuses in-job
- * compaction when it is built, naming the option and what to use instead, rather than writing
- * tables that are never compacted.
+ * With the compactor on the class path (as in the connector jar), the dynamic sink takes in-job
+ * compaction, and checks its options when it is built, not at a table's first commit.
  */
 class DynamicSinkMaintenanceTest {
   @TempDir Path dir;
 
   @Test
-  void inJobCompactionIsRefusedWhenTheSinkIsBuilt() {
-    assertThatThrownBy(
+  void inJobCompactionIsTaken() {
+    assertThatCode(
             () ->
                 DynamicLanceSink.builder()
                     .warehouse(dir.toString())
                     .option("compaction.enabled", "true")
                     .build())
+        .doesNotThrowAnyException();
+  }
+
+  @Test
+  void aBadCompactionOptionFailsWhenTheSinkIsBuilt() {
+    assertThatThrownBy(
+            () ->
+                DynamicLanceSink.builder()
+                    .warehouse(dir.toString())
+                    .option("compaction.enabled", "true")
+                    .option("compaction.trigger.small-fragments", "0")
+                    .build())
         .isInstanceOf(IllegalArgumentException.class)
-        .hasMessageContaining("'compaction.enabled'")
-        .hasMessageContaining("LanceCompactionJob");
+        .hasMessageContaining("'compaction.trigger.small-fragments'");
   }
 }

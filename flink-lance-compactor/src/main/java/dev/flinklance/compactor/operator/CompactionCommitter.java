@@ -1,16 +1,11 @@
 package dev.flinklance.compactor.operator;
 
 import dev.flinklance.compactor.CompactionConfig;
-import dev.flinklance.compactor.commit.CompactionCommit;
 import dev.flinklance.compactor.commit.CompactionSummary;
-import dev.flinklance.compactor.commit.VersionCleanup;
+import dev.flinklance.compactor.commit.PlanCompletion;
 import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.compactor.sidefile.SideFiles;
-import dev.flinklance.index.MemWal;
-import dev.flinklance.index.scalar.ScalarIndexUpkeep;
-import dev.flinklance.index.vector.VectorIndexUpkeep;
-import dev.flinklance.secrets.Secrets;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -49,8 +44,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   private ListState<byte[]> state;
   private CompactionMetrics metrics;
   private Optional<SideFiles> sideFiles;
-  private CompactionCommit commit;
-  private Optional<VersionCleanup> cleanup;
+  private PlanCompletion completion;
 
   /** A plan whose outcomes are still arriving, or that is being committed. */
   private static final class PendingPlan {
@@ -110,11 +104,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
     super.open();
     metrics = new CompactionMetrics(getMetricGroup(), table);
     sideFiles = SideFiles.of(table);
-    commit = new CompactionCommit(config, sideFiles);
-    cleanup =
-        config
-            .cleanupOlderThan()
-            .map(age -> new VersionCleanup(age, config.sideFileMinAge(), sideFiles));
+    completion = new PlanCompletion(config, sideFiles);
     for (PendingPlan plan : List.copyOf(pending.values())) {
       if (plan.received == plan.outcomes.length) {
         startCommit(plan);
@@ -146,17 +136,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
     int failedTasks = failed;
     background.submit(
         "commit compaction " + plan.ref.planId(),
-        () -> {
-          CompactionSummary summary =
-              plan.ref.taskCount() == 0
-                  ? nothingToCompact(plan.ref)
-                  : commit.commit(handle.latest(), plan.ref, rewritten, failedTasks, plan.restored);
-          if (!MemWal.isOn(handle.latest())) { // describeIndices fails on it
-            VectorIndexUpkeep.run(handle.latest());
-            ScalarIndexUpkeep.run(handle.latest());
-          }
-          return new Finished(summary, cleanUp());
-        },
+        () -> completion.complete(handle, plan.ref, rewritten, failedTasks, plan.restored),
         finished -> {
           pending.remove(plan.ref.planId());
           metrics.finished(finished.summary());
@@ -173,38 +153,8 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
               table,
               failure);
           handle.reset();
-          output.collect(new StreamRecord<>(failed(plan.ref, failedTasks, failure)));
+          output.collect(new StreamRecord<>(PlanCompletion.failed(plan.ref, failedTasks, failure)));
         });
-  }
-
-  private record Finished(CompactionSummary summary, int sideFilesDeleted) {}
-
-  /** Cleanup after a compaction; its failure leaves the compaction's outcome as it was. */
-  private int cleanUp() {
-    if (cleanup.isEmpty()) {
-      return 0;
-    }
-    try {
-      return cleanup.get().run(handle.latest());
-    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
-      LOG.warn("Cleanup of {} failed; it runs again after the next compaction", table, e);
-      handle.reset();
-      return 0;
-    }
-  }
-
-  private static CompactionSummary nothingToCompact(PlanRef plan) {
-    return CompactionSummary.builder(
-            plan.planId(), CompactionSummary.Outcome.NOTHING_TO_COMPACT, plan.fragmentsBefore())
-        .build();
-  }
-
-  private static CompactionSummary failed(PlanRef plan, int failedTasks, Exception failure) {
-    return CompactionSummary.builder(
-            plan.planId(), CompactionSummary.Outcome.FAILED, plan.fragmentsBefore())
-        .tasksFailed(failedTasks)
-        .failure(Secrets.redact(String.valueOf(failure.getMessage())))
-        .build();
   }
 
   @Override

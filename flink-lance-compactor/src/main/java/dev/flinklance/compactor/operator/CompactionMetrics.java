@@ -22,7 +22,11 @@ final class CompactionMetrics {
   private volatile long lastVersion = -1;
 
   CompactionMetrics(MetricGroup operator, TableRef table) {
-    MetricGroup group = LanceMetrics.tableGroup(operator, table);
+    this(LanceMetrics.tableGroup(operator, table));
+  }
+
+  /** Metrics of the compactions of whatever tables {@code group}'s operator compacts. */
+  CompactionMetrics(MetricGroup group) {
     this.committed = group.counter("compactionsCommitted");
     this.failed = group.counter("compactionsFailed");
     this.conflicts = group.counter("compactionConflicts");

@@ -77,7 +77,7 @@ class InSinkCompactionITCase {
             TestRows.source(ROWS, RateLimiterStrategy.perCheckpoint(ROWS_PER_CHECKPOINT)),
             WatermarkStrategy.noWatermarks(),
             "ids")
-        .map(new Failures.FailAfterCheckpoint(sinkFailure, 60))
+        .map(new Failures.FailAfterCheckpoint<>(sinkFailure, 60))
         .returns(TestRows.TYPE_INFO)
         .sinkTo(
             new RewriteFailingSink<>(

@@ -80,7 +80,7 @@ class UpsertCompactionITCase {
             WatermarkStrategy.noWatermarks(),
             "changelog")
         .setParallelism(1)
-        .map(new Failures.FailAfterCheckpoint(failure, 60))
+        .map(new Failures.FailAfterCheckpoint<>(failure, 60))
         .setParallelism(1)
         .returns(Changelog.TYPE_INFO)
         .sinkTo(sink)

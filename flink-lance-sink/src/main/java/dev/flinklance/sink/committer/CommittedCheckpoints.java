@@ -30,26 +30,46 @@ public final class CommittedCheckpoints
    */
   public static SingleOutputStreamOperator<CommittedCheckpoint> of(
       DataStream<CommittableMessage<LanceCommittable>> committed, boolean uids) {
-    SingleOutputStreamOperator<CommittedCheckpoint> commits =
+    return behind(
+        committed, new CommittedCheckpoints(), CommittedCheckpoint.class, NAME, UID, uids);
+  }
+
+  /**
+   * The operator that turns a committer's committed committables into table maintenance's events,
+   * at the committer's parallelism.
+   *
+   * @param uids whether to give the operator {@code uid} (see {@link #of})
+   */
+  public static <C, E> SingleOutputStreamOperator<E> behind(
+      DataStream<CommittableMessage<C>> committed,
+      FlatMapFunction<CommittableMessage<C>, E> events,
+      Class<E> type,
+      String name,
+      String uid,
+      boolean uids) {
+    SingleOutputStreamOperator<E> operator =
         committed
-            .flatMap(new CommittedCheckpoints())
-            .returns(TypeInformation.of(CommittedCheckpoint.class))
-            .name(NAME)
+            .flatMap(events)
+            .returns(TypeInformation.of(type))
+            .name(name)
             .setParallelism(committed.getParallelism());
     if (uids) {
-      commits.uid(UID);
+      operator.uid(uid);
     }
-    return commits;
+    return operator;
   }
 
   @Override
   public void flatMap(
       CommittableMessage<LanceCommittable> message, Collector<CommittedCheckpoint> out) {
     if (message instanceof CommittableWithLineage<LanceCommittable> committed) {
-      LanceCommittable committable = committed.getCommittable();
-      out.collect(
-          new CommittedCheckpoint(
-              committable.checkpointId(), committable.stamp().run(), committable.stamp().runSeq()));
+      out.collect(checkpointOf(committed.getCommittable()));
     }
+  }
+
+  /** The news of a committable the committer has committed. */
+  public static CommittedCheckpoint checkpointOf(LanceCommittable committable) {
+    return new CommittedCheckpoint(
+        committable.checkpointId(), committable.stamp().run(), committable.stamp().runSeq());
   }
 }

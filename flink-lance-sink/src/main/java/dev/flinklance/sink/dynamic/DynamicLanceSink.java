@@ -1,6 +1,10 @@
 package dev.flinklance.sink.dynamic;
 
+import dev.flinklance.maintenance.TableCommit;
+import dev.flinklance.maintenance.TableMaintenance;
+import dev.flinklance.maintenance.TableMaintenances;
 import dev.flinklance.sink.LanceSink;
+import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
@@ -12,6 +16,7 @@ import org.apache.flink.api.connector.sink2.WriterInitContext;
 import org.apache.flink.core.io.SimpleVersionedSerializer;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessageTypeInfo;
+import org.apache.flink.streaming.api.connector.sink2.SupportsPostCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreCommitTopology;
 import org.apache.flink.streaming.api.connector.sink2.SupportsPreWriteTopology;
 import org.apache.flink.streaming.api.datastream.DataStream;
@@ -38,13 +43,17 @@ public class DynamicLanceSink
     implements Sink<DynamicRecord>,
         SupportsCommitter<DynamicCommittable>,
         SupportsPreWriteTopology<DynamicRecord>,
-        SupportsPreCommitTopology<TableWriteResult, DynamicCommittable> {
+        SupportsPreCommitTopology<TableWriteResult, DynamicCommittable>,
+        SupportsPostCommitTopology<DynamicCommittable> {
   private static final long serialVersionUID = 1L;
 
   /** Name and uid (under a sink with a uid) of the aggregation operator: savepoints map by it. */
   static final String AGGREGATOR_NAME = "Lance Dynamic Commit Aggregator";
 
   private final DynamicSinkConfig config;
+
+  /** Set when Flink adds the pre-commit topology, which comes before the post-commit one. */
+  private transient boolean hasUid;
 
   DynamicLanceSink(DynamicSinkConfig config) {
     this.config = config;
@@ -103,9 +112,28 @@ public class DynamicLanceSink
                 new DynamicCommitAggregator(config))
             .setParallelism(1)
             .setMaxParallelism(1);
-    if (LanceSink.sinkHasUid(writeResults.getTransformation())) {
+    hasUid = LanceSink.sinkHasUid(writeResults.getTransformation());
+    if (hasUid) {
       aggregated.uid(AGGREGATOR_NAME);
     }
     return aggregated.global();
+  }
+
+  /**
+   * The table maintenance the options switch on (compaction, with flink-lance-compactor on the
+   * class path), fed with each table's committed checkpoints; nothing when none is.
+   */
+  @Internal
+  @Override
+  public void addPostCommitTopology(DataStream<CommittableMessage<DynamicCommittable>> committed) {
+    List<TableMaintenance> enabled = TableMaintenances.enabled(config.options());
+    if (enabled.isEmpty()) {
+      return;
+    }
+    boolean uids = hasUid;
+    DataStream<TableCommit> commits = TableCommits.of(committed, uids);
+    enabled.forEach(
+        maintenance ->
+            maintenance.addToWarehouse(commits, config.warehouse(), config.options(), uids));
   }
 }

@@ -64,12 +64,7 @@ public final class DynamicSinkConfig implements Serializable {
         "must be at least 2 mb");
     this.commitThreads = conf.get(SINK_DYNAMIC_COMMIT_THREADS);
     require(commitThreads >= 1, SINK_DYNAMIC_COMMIT_THREADS, "must be at least 1");
-    if (!TableMaintenances.enabled(options).isEmpty()) {
-      throw new IllegalArgumentException(
-          "The dynamic Lance sink does not compact its tables in the job yet: remove"
-              + " 'compaction.enabled' and compact with the standalone compaction job"
-              + " (LanceCompactionJob) or CALL compact per table");
-    }
+    TableMaintenances.validate(options);
     // Every option a table's sink reads, checked once here rather than at the first record.
     Configuration probe = new Configuration(options);
     probe.set(LanceDatasetOptions.PATH, warehouse.uri());
@@ -119,6 +114,11 @@ public final class DynamicSinkConfig implements Serializable {
     }
     PrimaryKey key = primaryKey.isEmpty() ? null : PrimaryKey.of(rowType, primaryKey, uri);
     return LanceSinkConfig.from(table, false, key);
+  }
+
+  /** The options of every table (the table maintenance's among them). */
+  Configuration options() {
+    return options;
   }
 
   public Warehouse warehouse() {

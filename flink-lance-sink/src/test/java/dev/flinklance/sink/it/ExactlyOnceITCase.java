@@ -61,7 +61,7 @@ class ExactlyOnceITCase extends FailoverCases {
     source(env)
         .map(PoisonedRows::poison)
         .returns(TestRows.TYPE_INFO)
-        .map(new Failures.FailAfterCheckpoint(token, 2))
+        .map(new Failures.FailAfterCheckpoint<>(token, 2))
         .returns(TestRows.TYPE_INFO)
         .sinkTo(
             sink(table)

@@ -48,7 +48,7 @@ abstract class FailoverCases {
 
   @Test
   void failureAfterACompletedCheckpointLosesAndDuplicatesNothing() throws Exception {
-    String table = runThrough(new Failures.FailAfterCheckpoint(token, 2));
+    String table = runThrough(new Failures.FailAfterCheckpoint<>(token, 2));
 
     assertThat(Failures.fired(token)).as("the failure was injected").isTrue();
     assertExactlyOnce(table);
@@ -56,7 +56,7 @@ abstract class FailoverCases {
 
   @Test
   void checkpointDeclinedAfterWritersFlushedNeverBecomesVisible() throws Exception {
-    String table = runThrough(new Failures.DeclineCheckpoint(token, 2));
+    String table = runThrough(new Failures.DeclineCheckpoint<>(token, 2));
 
     assertThat(Failures.fired(token)).as("the checkpoint was declined").isTrue();
     assertExactlyOnce(table);

@@ -183,7 +183,7 @@ class LanceSourceITCase {
     env.fromSource(source, WatermarkStrategy.noWatermarks(), "lance")
         .map(new Throttle())
         .returns(TestRows.TYPE_INFO)
-        .map(new Failures.FailAfterCheckpoint(token, 1))
+        .map(new Failures.FailAfterCheckpoint<>(token, 1))
         .returns(TestRows.TYPE_INFO)
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(copy).build());
     env.execute();

@@ -106,7 +106,7 @@ class StreamingFailoverITCase {
             .batchSize(16)
             .build();
     env.fromSource(read, WatermarkStrategy.noWatermarks(), "lance")
-        .map(new Failures.FailAfterCheckpoint(token, 5))
+        .map(new Failures.FailAfterCheckpoint<>(token, 5))
         .returns(TestRows.TYPE_INFO)
         .sinkTo(LanceSink.forRowData(TestRows.ROW_TYPE).path(copy).build());
     JobClient reader = env.executeAsync("reader");
@@ -250,7 +250,7 @@ class StreamingFailoverITCase {
             .batchSize(16)
             .build();
     env.fromSource(read, WatermarkStrategy.noWatermarks(), "lance")
-        .map(new Failures.FailAfterCheckpoint(token, 5))
+        .map(new Failures.FailAfterCheckpoint<>(token, 5))
         .returns(TestRows.TYPE_INFO)
         .map(new FailAtLargeDelete(token + "-large"))
         .returns(TestRows.TYPE_INFO)

@@ -1,0 +1,92 @@
+package dev.flinklance.compactor.commit;
+
+import dev.flinklance.access.TableLoader;
+import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.plan.PlanRef;
+import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.index.MemWal;
+import dev.flinklance.index.scalar.ScalarIndexUpkeep;
+import dev.flinklance.index.vector.VectorIndexUpkeep;
+import dev.flinklance.secrets.Secrets;
+import java.io.IOException;
+import java.util.List;
+import java.util.Optional;
+import org.apache.flink.annotation.Internal;
+import org.lance.compaction.RewriteResult;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What follows a plan's rewrites on one table: their commit, the indexes brought up to date with
+ * the new fragments, then version cleanup when configured.
+ */
+@Internal
+public final class PlanCompletion {
+  private static final Logger LOG = LoggerFactory.getLogger(PlanCompletion.class);
+
+  /**
+   * @param sideFilesDeleted lineage side files the cleanup deleted
+   */
+  public record Finished(CompactionSummary summary, int sideFilesDeleted) {}
+
+  private final CompactionCommit commit;
+  private final Optional<VersionCleanup> cleanup;
+
+  public PlanCompletion(CompactionConfig config, Optional<SideFiles> sideFiles) {
+    this.commit = new CompactionCommit(config, sideFiles);
+    this.cleanup =
+        config
+            .cleanupOlderThan()
+            .map(age -> new VersionCleanup(age, config.sideFileMinAge(), sideFiles));
+  }
+
+  /**
+   * @param mayHaveLanded the plan may have committed before (see {@link CompactionCommit#commit})
+   */
+  public Finished complete(
+      TableLoader table,
+      PlanRef plan,
+      List<RewriteResult> rewritten,
+      int failedTasks,
+      boolean mayHaveLanded)
+      throws IOException {
+    CompactionSummary summary =
+        plan.taskCount() == 0
+            ? nothingToCompact(plan)
+            : commit.commit(table.latest(), plan, rewritten, failedTasks, mayHaveLanded);
+    if (!MemWal.isOn(table.latest())) { // describeIndices fails on it
+      VectorIndexUpkeep.run(table.latest());
+      ScalarIndexUpkeep.run(table.latest());
+    }
+    return new Finished(summary, cleanUp(table));
+  }
+
+  /** Cleanup after a compaction; its failure leaves the compaction's outcome as it was. */
+  private int cleanUp(TableLoader table) {
+    if (cleanup.isEmpty()) {
+      return 0;
+    }
+    try {
+      return cleanup.get().run(table.latest());
+    } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
+      LOG.warn("Cleanup of {} failed; it runs again after the next compaction", table.table(), e);
+      table.reset();
+      return 0;
+    }
+  }
+
+  /** The summary of a plan whose commit failed: its fragments are planned again later. */
+  public static CompactionSummary failed(PlanRef plan, int failedTasks, Exception failure) {
+    return CompactionSummary.builder(
+            plan.planId(), CompactionSummary.Outcome.FAILED, plan.fragmentsBefore())
+        .tasksFailed(failedTasks)
+        .failure(Secrets.redact(String.valueOf(failure.getMessage())))
+        .build();
+  }
+
+  private static CompactionSummary nothingToCompact(PlanRef plan) {
+    return CompactionSummary.builder(
+            plan.planId(), CompactionSummary.Outcome.NOTHING_TO_COMPACT, plan.fragmentsBefore())
+        .build();
+  }
+}
