@@ -1,11 +1,13 @@
 package dev.flinklance.sink.dynamic;
 
 import dev.flinklance.arrow.ArrowSchemaConverter;
+import dev.flinklance.arrow.read.ArrowTypeConverter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.function.UnaryOperator;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.flink.table.data.DecimalData;
 import org.apache.flink.table.types.logical.DecimalType;
 import org.apache.flink.table.types.logical.LogicalType;
@@ -136,6 +138,35 @@ final class RowTypes {
       }
       default -> UnaryOperator.identity(); // timestamps: TimestampData keeps every digit
     };
+  }
+
+  /**
+   * {@code record} with the type of an existing table's column wherever the record's values widen
+   * into it (INT into a BIGINT column): a table an earlier job or another client made keeps its
+   * types. Columns the table lacks, or whose type has no Flink equivalent, keep the record's type.
+   */
+  static RowType towardTable(RowType record, Schema table) {
+    List<RowType.RowField> fields = new ArrayList<>();
+    for (RowType.RowField field : record.getFields()) {
+      LogicalType type = field.getType();
+      Field column =
+          table.getFields().stream()
+              .filter(f -> f.getName().equals(field.getName()))
+              .findFirst()
+              .orElse(null);
+      if (column != null) {
+        try {
+          LogicalType tableType = ArrowTypeConverter.toLogicalType(column, null);
+          if (widens(tableType, type)) {
+            type = tableType.copy(type.isNullable());
+          }
+        } catch (RuntimeException noFlinkType) {
+          // the record's own type, which the writer then checks against the column
+        }
+      }
+      fields.add(new RowType.RowField(field.getName(), type, field.getDescription().orElse(null)));
+    }
+    return new RowType(record.isNullable(), fields);
   }
 
   /**

@@ -1,5 +1,7 @@
 package dev.flinklance.sink.dynamic;
 
+import dev.flinklance.access.OpenTable;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.LanceSinkConfig;
@@ -51,7 +53,27 @@ final class TableWriter implements AutoCloseable {
     this.vectorColumns = first.vectorColumns();
     this.config = config;
     this.context = context;
-    open(first.rowType());
+    open(startingType(first.rowType()));
+  }
+
+  /**
+   * The first record's type, widened to the table's column types where the table exists: its first
+   * records may be narrower than what the table holds.
+   */
+  private RowType startingType(RowType record) {
+    TableRef table;
+    try {
+      table = config.warehouse().table(name.database(), name.table());
+    } catch (IllegalArgumentException badName) {
+      return record; // open() reports it
+    }
+    Optional<OpenTable> existing = OpenTable.latestIfExists(table);
+    if (existing.isEmpty()) {
+      return record;
+    }
+    try (OpenTable open = existing.get()) {
+      return RowTypes.towardTable(record, open.dataset().getSchema());
+    }
   }
 
   private void open(RowType rowType) {

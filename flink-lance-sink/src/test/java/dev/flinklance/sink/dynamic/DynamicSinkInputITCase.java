@@ -7,6 +7,7 @@ import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import org.apache.flink.api.common.RuntimeExecutionMode;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
@@ -121,6 +122,38 @@ class DynamicSinkInputITCase {
         .containsOnly(
             org.assertj.core.api.Assertions.entry(1L, List.of(1L, 10L, "a")),
             org.assertj.core.api.Assertions.entry(2L, List.of(2L, 20L, "b")));
+  }
+
+  /**
+   * A table that exists with wider types (an earlier job's, or another client's) takes a new job's
+   * narrower records, the first one among them: the table's types are where a writer starts.
+   */
+  @Test
+  void anExistingTableOfWiderTypesTakesNarrowerRecords() throws Exception {
+    StreamExecutionEnvironment first = StreamExecutionEnvironment.getExecutionEnvironment();
+    first
+        .fromData(
+            DynamicRecord.append(
+                "db", "w", ManyTables.WIDE, GenericRowData.of(1L, 10L, StringData.fromString("a"))))
+        .sinkTo(DynamicLanceSink.builder().warehouse(warehouse()).build());
+    first.execute();
+
+    RowType narrow =
+        RowType.of(new LogicalType[] {new IntType(false), new IntType()}, new String[] {"id", "v"});
+    StreamExecutionEnvironment second = StreamExecutionEnvironment.getExecutionEnvironment();
+    second.setParallelism(1);
+    second
+        .fromData(
+            DynamicRecord.append("db", "w", narrow, GenericRowData.of(2, 20)),
+            DynamicRecord.append("db", "w", narrow, GenericRowData.of(3, 30)))
+        .sinkTo(DynamicLanceSink.builder().warehouse(warehouse()).build());
+    second.execute();
+
+    assertThat(ManyTables.rows(uri("w")))
+        .containsOnly(
+            org.assertj.core.api.Assertions.entry(1L, List.of(1L, 10L, "a")),
+            org.assertj.core.api.Assertions.entry(2L, Arrays.asList(2L, 20L, null)),
+            org.assertj.core.api.Assertions.entry(3L, Arrays.asList(3L, 30L, null)));
   }
 
   @Test
