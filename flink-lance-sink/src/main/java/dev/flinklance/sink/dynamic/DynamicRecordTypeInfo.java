@@ -1,9 +1,9 @@
 package dev.flinklance.sink.dynamic;
 
+import dev.flinklance.state.OpaqueTypeInfo;
 import java.lang.reflect.Type;
 import java.util.Map;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.api.common.serialization.SerializerConfig;
 import org.apache.flink.api.common.typeinfo.TypeInfoFactory;
 import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
@@ -13,62 +13,16 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * that records travel with {@link DynamicRecordSerializer} rather than Kryo.
  */
 @Internal
-public final class DynamicRecordTypeInfo extends TypeInformation<DynamicRecord> {
+public final class DynamicRecordTypeInfo extends OpaqueTypeInfo<DynamicRecord> {
   private static final long serialVersionUID = 1L;
 
-  @Override
-  public boolean isBasicType() {
-    return false;
+  public DynamicRecordTypeInfo() {
+    super(DynamicRecord.class);
   }
 
   @Override
-  public boolean isTupleType() {
-    return false;
-  }
-
-  @Override
-  public int getArity() {
-    return 1;
-  }
-
-  @Override
-  public int getTotalFields() {
-    return 1;
-  }
-
-  @Override
-  public Class<DynamicRecord> getTypeClass() {
-    return DynamicRecord.class;
-  }
-
-  @Override
-  public boolean isKeyType() {
-    return false;
-  }
-
-  @Override
-  public TypeSerializer<DynamicRecord> createSerializer(SerializerConfig config) {
+  protected TypeSerializer<DynamicRecord> serializer() {
     return new DynamicRecordSerializer();
-  }
-
-  @Override
-  public String toString() {
-    return "DynamicRecord";
-  }
-
-  @Override
-  public boolean equals(Object obj) {
-    return obj instanceof DynamicRecordTypeInfo;
-  }
-
-  @Override
-  public int hashCode() {
-    return DynamicRecordTypeInfo.class.hashCode();
-  }
-
-  @Override
-  public boolean canEqual(Object obj) {
-    return obj instanceof DynamicRecordTypeInfo;
   }
 
   /** The factory {@link DynamicRecord}'s {@code @TypeInfo} names. */
