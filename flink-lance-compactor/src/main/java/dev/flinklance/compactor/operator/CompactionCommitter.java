@@ -6,7 +6,7 @@ import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.VersionCleanup;
 import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.index.MemWal;
 import dev.flinklance.index.scalar.ScalarIndexUpkeep;
 import dev.flinklance.index.vector.VectorIndexUpkeep;
@@ -48,7 +48,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   private final Map<String, PendingPlan> pending = new LinkedHashMap<>();
   private ListState<byte[]> state;
   private CompactionMetrics metrics;
-  private Optional<SideFiles> sideFiles;
+  private Optional<TableFiles> sideFiles;
   private CompactionCommit commit;
   private Optional<VersionCleanup> cleanup;
 
@@ -109,7 +109,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   public void open() throws Exception {
     super.open();
     metrics = new CompactionMetrics(getMetricGroup(), table);
-    sideFiles = SideFiles.of(table);
+    sideFiles = TableFiles.of(table);
     commit = new CompactionCommit(config, sideFiles);
     cleanup =
         config
@@ -225,7 +225,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   public void close() throws Exception {
     super.close();
     if (sideFiles != null) {
-      sideFiles.ifPresent(SideFiles::close);
+      sideFiles.ifPresent(TableFiles::close);
     }
   }
 

@@ -13,6 +13,7 @@ final class SourceMetrics {
   private volatile long latestVersion = -1;
   private volatile long versionRead = -1;
   private volatile long unassignedSplits;
+  private volatile long consumerVersion = -1;
 
   SourceMetrics(SplitEnumeratorMetricGroup enumerator, TableRef table) {
     enumerator.setUnassignedSplitsGauge(() -> unassignedSplits);
@@ -20,6 +21,12 @@ final class SourceMetrics {
     group.gauge("currentVersion", () -> versionRead);
     group.gauge("latestVersion", () -> latestVersion);
     group.gauge("versionsBehindLatest", () -> Math.max(0, latestVersion - versionRead));
+    group.gauge("consumerVersion", () -> consumerVersion);
+  }
+
+  /** The version last registered for {@code scan.consumer-id}. */
+  void consumerVersion(long version) {
+    consumerVersion = version;
   }
 
   void latestVersion(long version) {

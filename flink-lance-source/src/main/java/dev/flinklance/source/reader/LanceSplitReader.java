@@ -208,9 +208,17 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
             "cannot %s fragment %d of version %d (%s)",
             action, split.fragmentId(), split.readVersion(), split.describeRows());
     String uri = scan.dataset().uri();
-    return LanceErrors.isNotFound(cause)
-        ? new PermanentDatasetException(uri, problem, cause)
-        : LanceDatasetException.wrap(uri, problem, cause);
+    if (!LanceErrors.isNotFound(cause)) {
+      return LanceDatasetException.wrap(uri, problem, cause);
+    }
+    return new PermanentDatasetException(
+        uri,
+        scan.streaming() == null
+            ? problem
+            : problem
+                + ": the version no longer exists (cleaned up?); "
+                + TableVersions.cleanupHint(scan.streaming()),
+        cause);
   }
 
   private RecordsWithSplitIds<RowData> finishCurrent() throws IOException {
