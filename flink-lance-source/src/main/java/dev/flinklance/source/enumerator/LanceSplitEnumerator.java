@@ -96,7 +96,10 @@ public final class LanceSplitEnumerator
     this.pending.addAll(pending);
     this.planned = planned;
     this.metrics =
-        planner == null ? null : new SourceMetrics(context.metricGroup(), scan.dataset());
+        planner == null
+            ? null
+            : new SourceMetrics(
+                context.metricGroup(), scan.dataset(), scan.streaming().consumerId() != null);
     this.consumer =
         planner == null || scan.streaming().consumerId() == null
             ? null

@@ -15,13 +15,19 @@ final class SourceMetrics {
   private volatile long unassignedSplits;
   private volatile long consumerVersion = -1;
 
-  SourceMetrics(SplitEnumeratorMetricGroup enumerator, TableRef table) {
+  /**
+   * @param consumer whether the read registers as a consumer ({@code scan.consumer-id}): only then
+   *     does it have a registered version to show
+   */
+  SourceMetrics(SplitEnumeratorMetricGroup enumerator, TableRef table, boolean consumer) {
     enumerator.setUnassignedSplitsGauge(() -> unassignedSplits);
     MetricGroup group = LanceMetrics.tableGroup(enumerator, table);
     group.gauge("currentVersion", () -> versionRead);
     group.gauge("latestVersion", () -> latestVersion);
     group.gauge("versionsBehindLatest", () -> Math.max(0, latestVersion - versionRead));
-    group.gauge("consumerVersion", () -> consumerVersion);
+    if (consumer) {
+      group.gauge("consumerVersion", () -> consumerVersion);
+    }
   }
 
   /** The version last registered for {@code scan.consumer-id}. */
