@@ -218,7 +218,7 @@ public final class LanceSplitEnumerator
       holding.splits().forEach(split -> inFlight.put(split.splitId(), split));
       if (restoredOldest != null) {
         for (LanceSplit split : holding.splits()) {
-          restoredOldest = Math.min(restoredOldest, split.readVersion());
+          restoredOldest = Math.min(restoredOldest, split.oldestVersionOpened(scan.changelog()));
         }
       }
       if (scan.changelog() && !holding.splits().isEmpty()) {
@@ -331,17 +331,18 @@ public final class LanceSplitEnumerator
   }
 
   /**
-   * The oldest version the read still needs: a split's version (or the one before, for removed and
-   * deleted rows), and the planned version, against which the next version's changes are read.
-   * Splits assigned and read but not yet reported finished count too: that errs on the old side.
+   * The oldest version the read still needs: the oldest a pending or assigned split opens ({@link
+   * LanceSplit#oldestVersionOpened}), and the planned version, against which the next version's
+   * changes are read. Splits assigned and read but not yet reported finished count too: that errs
+   * on the old side.
    */
   private long oldestNeeded() {
     long oldest = planned.version();
     for (LanceSplit split : pending) {
-      oldest = Math.min(oldest, split.readVersion());
+      oldest = Math.min(oldest, split.oldestVersionOpened(scan.changelog()));
     }
     for (LanceSplit split : inFlight.values()) {
-      oldest = Math.min(oldest, split.readVersion());
+      oldest = Math.min(oldest, split.oldestVersionOpened(scan.changelog()));
     }
     return oldest;
   }

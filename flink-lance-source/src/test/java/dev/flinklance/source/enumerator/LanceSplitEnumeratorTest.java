@@ -234,6 +234,34 @@ class LanceSplitEnumeratorTest {
   }
 
   /**
+   * A changelog read pairs the rows a version added with the version before (into updates): a
+   * checkpoint taken while a split of version 3 is being read restores a read that opens version 2,
+   * so that is what it registers; once the split is read, version 3.
+   */
+  @Test
+  void aChangelogConsumerRegistersTheVersionBeforeTheSplitItReads() throws Throwable {
+    table.append(0, 10, 10); // version 2: fragment 0
+    table.append(10, 20, 10); // version 3: fragment 1
+    LanceSplitEnumerator enumerator =
+        streaming(readers(1), afterVersion1().changelog(true).consumerId("c"));
+    enumeratorReadsUpToTheLatestVersion(enumerator);
+    enumeratorHandsOut(enumerator, 0); // version 2, fragment 0
+    finishedAndAsks(enumerator, 0, table.added(0, 2)); // version 3 goes out
+    assertThat(assignments()).last().isEqualTo(to(0, table.added(1, 3)));
+
+    enumerator.snapshotState(1);
+    enumerator.notifyCheckpointComplete(1);
+    runWrites();
+    assertThat(registeredVersion()).as("version 3's split reads version 2 too").isEqualTo(2);
+
+    finishedAndAsks(enumerator, 0, table.added(1, 3));
+    enumerator.snapshotState(2);
+    enumerator.notifyCheckpointComplete(2);
+    runWrites();
+    assertThat(registeredVersion()).as("every split read").isEqualTo(3);
+  }
+
+  /**
    * A restored read registers what it restores to (its registration may have expired while it was
    * down, and been deleted), once every reader said what it holds: a split of version 2 half read.
    */
