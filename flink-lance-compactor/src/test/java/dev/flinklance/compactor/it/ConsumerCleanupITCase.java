@@ -58,7 +58,7 @@ import org.lance.Version;
  * version 3 against, and removed version 1. Without the registration the same cleanup removes
  * version 2 and the restored read fails naming the version and the option. The same protection
  * holds across a failover (a reader that fails while behind, and a cleanup while Flink restarts
- * it).
+ * it). The registration of a read cancelled for good expires.
  */
 @Timeout(value = 240, threadMode = Timeout.ThreadMode.SEPARATE_THREAD)
 class ConsumerCleanupITCase {
@@ -190,6 +190,46 @@ class ConsumerCleanupITCase {
         job,
         () -> registration().map(r -> r.version() == 4).orElse(false));
     Await.cancel(job, Duration.ofSeconds(30));
+  }
+
+  /**
+   * A running read keeps its registration alive: with nothing new to read it writes it again every
+   * quarter of {@code scan.consumer.expiration-time} (here 4 s). Cancelled and never restored
+   * (abandoned), it protects nothing once that time has passed since its last write: a cleanup then
+   * removes the versions it needed, and its registration.
+   */
+  @Test
+  void anAbandonedReadsRegistrationExpires() throws Exception {
+    createTable();
+    JobClient job =
+        start(read().consumerId("copy").consumerExpiration(Duration.ofSeconds(4)).build(), null);
+    Await.until(
+        "version 2 read and registered",
+        Duration.ofSeconds(90),
+        job,
+        () ->
+            Emitted.rows(token).size() == 10
+                && registration().map(r -> r.version() == 2).orElse(false));
+    long written = registration().orElseThrow().heartbeatMillis();
+    Await.until(
+        "the registration written again while idle",
+        Duration.ofSeconds(30),
+        job,
+        () -> registration().orElseThrow().heartbeatMillis() > written);
+    Await.cancel(job, Duration.ofSeconds(30));
+    changeTheTable();
+
+    ConsumerRegistration last = registration().orElseThrow();
+    assertThat(last.version()).isEqualTo(2);
+    assertThat(last.expirationMillis()).isEqualTo(4_000);
+    Await.until(
+        "the registration expired",
+        Duration.ofSeconds(30),
+        () -> last.expired(System.currentTimeMillis()));
+    cleanUpEverythingOlderThanNow();
+
+    assertThat(versions()).as("nothing kept for the abandoned read").containsExactly(6L);
+    assertThat(registration()).isEmpty();
   }
 
   private LanceSourceBuilder read() {
