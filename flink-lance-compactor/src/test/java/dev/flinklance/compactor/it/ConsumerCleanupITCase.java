@@ -96,13 +96,7 @@ class ConsumerCleanupITCase {
   void aRegisteredReadSurvivesACleanupOfTheVersionsItStillNeeds() throws Exception {
     createTable();
     JobClient first = start(read().consumerId("copy").build(), null);
-    Await.until(
-        "version 2 read and registered",
-        Duration.ofSeconds(90),
-        first,
-        () ->
-            Emitted.rows(token).size() == 10
-                && registration().map(r -> r.version() == 2).orElse(false));
+    awaitVersion2ReadAndRegistered(first);
     String savepoint = stopWithSavepoint(first);
     List<String> expected = new ArrayList<>(inserts(0, 10));
     expected.addAll(changeTheTable());
@@ -162,13 +156,7 @@ class ConsumerCleanupITCase {
   void aRegistrationProtectsAReadAcrossAFailover() throws Exception {
     createTable();
     JobClient job = start(read().consumerId("copy").build(), null, 100, 12);
-    Await.until(
-        "version 2 read and registered",
-        Duration.ofSeconds(90),
-        job,
-        () ->
-            Emitted.rows(token).size() == 10
-                && registration().map(r -> r.version() == 2).orElse(false));
+    awaitVersion2ReadAndRegistered(job);
 
     TestTables.append(table, TestRows.ROW_TYPE, rows(10, 15), 5); // 3: row 12 fails the job once
     TestTables.append(table, TestRows.ROW_TYPE, rows(15, 20), 5); // 4
@@ -203,13 +191,7 @@ class ConsumerCleanupITCase {
     createTable();
     JobClient job =
         start(read().consumerId("copy").consumerExpiration(Duration.ofSeconds(4)).build(), null);
-    Await.until(
-        "version 2 read and registered",
-        Duration.ofSeconds(90),
-        job,
-        () ->
-            Emitted.rows(token).size() == 10
-                && registration().map(r -> r.version() == 2).orElse(false));
+    awaitVersion2ReadAndRegistered(job);
     long written = registration().orElseThrow().heartbeatMillis();
     Await.until(
         "the registration written again while idle",
@@ -230,6 +212,16 @@ class ConsumerCleanupITCase {
 
     assertThat(versions()).as("nothing kept for the abandoned read").containsExactly(6L);
     assertThat(registration()).isEmpty();
+  }
+
+  private void awaitVersion2ReadAndRegistered(JobClient job) throws InterruptedException {
+    Await.until(
+        "version 2 read and registered",
+        Duration.ofSeconds(90),
+        job,
+        () ->
+            Emitted.rows(token).size() == 10
+                && registration().map(r -> r.version() == 2).orElse(false));
   }
 
   private LanceSourceBuilder read() {
