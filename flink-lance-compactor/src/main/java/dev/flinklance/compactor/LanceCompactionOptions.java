@@ -81,9 +81,10 @@ public final class LanceCompactionOptions {
           .noDefaultValue()
           .withDescription(
               "After each compaction (the standalone job: after each pass), Lance cleanup of"
-                  + " table versions older than this (tagged versions are kept), then deletion of"
-                  + " row-lineage side files no remaining version references. Default: no"
-                  + " cleanup.");
+                  + " table versions older than this (tagged versions are kept, and every"
+                  + " version a streaming read registered with scan.consumer-id still needs,"
+                  + " until its registration expires), then deletion of row-lineage side files no"
+                  + " remaining version references. Default: no cleanup.");
 
   public static final ConfigOption<Duration> COMPACTION_SIDE_FILE_MIN_AGE =
       ConfigOptions.key("compaction.side-file-min-age")

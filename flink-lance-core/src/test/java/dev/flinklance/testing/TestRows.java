@@ -28,6 +28,11 @@ public final class TestRows {
     return GenericRowData.of(id, StringData.fromString("name-" + id));
   }
 
+  /** A row of this schema as a change, {@code +I[3, name-3]}: its kind, id and name. */
+  public static String change(RowData row) {
+    return row.getRowKind().shortString() + "[" + row.getLong(0) + ", " + row.getString(1) + "]";
+  }
+
   /** A checkpointed source of ids 0..count-1; replays exactly from its restored position. */
   public static DataGeneratorSource<RowData> source(long count, RateLimiterStrategy rateLimit) {
     return new DataGeneratorSource<>(

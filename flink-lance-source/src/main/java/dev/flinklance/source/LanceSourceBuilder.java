@@ -133,6 +133,19 @@ public final class LanceSourceBuilder {
   }
 
   /**
+   * Registers the streaming read in the table as consumer {@code id} ({@code scan.consumer-id}):
+   * this connector's version cleanup keeps every version the read still needs.
+   */
+  public LanceSourceBuilder consumerId(String id) {
+    return set(LanceSourceOptions.SCAN_CONSUMER_ID, id);
+  }
+
+  /** How long a registration outlives its last write ({@code scan.consumer.expiration-time}). */
+  public LanceSourceBuilder consumerExpiration(Duration expiration) {
+    return set(LanceSourceOptions.SCAN_CONSUMER_EXPIRATION_TIME, expiration);
+  }
+
+  /**
    * The columns that identify a row: in a changelog read, a deleted row and an added row of one
    * version with the same key are an update (-U, +U). Default: Lance's stable row id, if the table
    * has them; else deletions and additions stay -D and +I.

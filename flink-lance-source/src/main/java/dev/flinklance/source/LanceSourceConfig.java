@@ -2,6 +2,8 @@ package dev.flinklance.source;
 
 import static dev.flinklance.source.LanceSourceOptions.SCAN_BATCH_SIZE;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_CHANGELOG;
+import static dev.flinklance.source.LanceSourceOptions.SCAN_CONSUMER_EXPIRATION_TIME;
+import static dev.flinklance.source.LanceSourceOptions.SCAN_CONSUMER_ID;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_DISCOVERY_INTERVAL;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_FILTER_PUSHDOWN_ENABLED;
 import static dev.flinklance.source.LanceSourceOptions.SCAN_ON_DELETE;
@@ -16,6 +18,8 @@ import static dev.flinklance.source.LanceSourceOptions.SCAN_VERSION;
 
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.TableRef;
+import dev.flinklance.consumer.Consumers;
+import dev.flinklance.files.TableFiles;
 import java.time.Duration;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
@@ -60,7 +64,7 @@ public record LanceSourceConfig(
         "cannot be combined with '" + SCAN_VERSION.key() + "'");
     int batchSize = options.get(SCAN_BATCH_SIZE);
     require(batchSize > 0, SCAN_BATCH_SIZE, "must be positive, got " + batchSize);
-    StreamingRead streaming = streaming(options);
+    StreamingRead streaming = streaming(options, path);
     require(
         streaming == null || (version == null && tag == null),
         version != null ? SCAN_VERSION : SCAN_TAG,
@@ -85,7 +89,7 @@ public record LanceSourceConfig(
    * The streaming read the options ask for, or null. The streaming keys are checked in a bounded
    * read too, and ignored there: a table's options may tune the streaming reads that hints ask for.
    */
-  private static StreamingRead streaming(Configuration options) {
+  private static StreamingRead streaming(Configuration options, String path) {
     StartupMode mode = options.get(SCAN_STARTUP_MODE);
     Long startVersion = options.get(SCAN_STARTUP_VERSION);
     Long startMillis = options.get(SCAN_STARTUP_TIMESTAMP_MILLIS);
@@ -115,6 +119,20 @@ public record LanceSourceConfig(
         !changelog || !options.contains(SCAN_ON_DELETE),
         SCAN_ON_DELETE,
         "applies to append-only reads; with 'scan.changelog' = 'true' deletions are emitted");
+    String consumerId = options.get(SCAN_CONSUMER_ID);
+    if (consumerId != null) {
+      Consumers.invalidId(consumerId)
+          .ifPresent(problem -> require(false, SCAN_CONSUMER_ID, problem));
+      require(
+          TableFiles.supports(path),
+          SCAN_CONSUMER_ID,
+          "registrations are kept beside tables on local disk and s3:// only, not at " + path);
+    }
+    Duration expiration = options.get(SCAN_CONSUMER_EXPIRATION_TIME);
+    require(
+        expiration.toMillis() >= 1,
+        SCAN_CONSUMER_EXPIRATION_TIME,
+        "must be at least 1 ms, got " + expiration);
     StreamingRead read =
         new StreamingRead(
             mode,
@@ -125,7 +143,9 @@ public record LanceSourceConfig(
             onOverwrite,
             options.get(SCAN_ON_DELETE),
             options.get(SCAN_ON_SCHEMA_CHANGE),
-            List.of());
+            List.of(),
+            consumerId,
+            expiration);
     return options.get(SCAN_STREAMING) ? read : null;
   }
 

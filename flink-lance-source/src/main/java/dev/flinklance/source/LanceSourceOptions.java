@@ -133,5 +133,29 @@ public final class LanceSourceOptions {
                   + " in the rows before it; a column retyped to a type the read cannot take"
                   + " always fails.");
 
+  public static final ConfigOption<String> SCAN_CONSUMER_ID =
+      ConfigOptions.key("scan.consumer-id")
+          .stringType()
+          .noDefaultValue()
+          .withDescription(
+              "Registers a streaming read in its table as this consumer (a file"
+                  + " _consumers/<id>.json beside the table's own, local or s3:// tables): the"
+                  + " oldest version a restore of its last completed checkpoint reads, written at"
+                  + " every completed checkpoint. This connector's version cleanup"
+                  + " (compaction.cleanup-older-than, the standalone job's --cleanup-older-than)"
+                  + " keeps that version and every later one. One id per read: two reads with one"
+                  + " id overwrite each other's registration. Letters, digits, '.', '_', '-'.");
+
+  public static final ConfigOption<Duration> SCAN_CONSUMER_EXPIRATION_TIME =
+      ConfigOptions.key("scan.consumer.expiration-time")
+          .durationType()
+          .defaultValue(Duration.ofDays(1))
+          .withDescription(
+              "How long a consumer's registration (scan.consumer-id) protects its versions after"
+                  + " the read last wrote it: a running read writes it at every completed"
+                  + " checkpoint, and at least every quarter of this time; a read stopped longer"
+                  + " (cancelled, abandoned, or stopped with a savepoint and not yet restored)"
+                  + " protects nothing after it, and cleanup deletes the registration.");
+
   private LanceSourceOptions() {}
 }

@@ -13,6 +13,9 @@ import org.apache.flink.annotation.Internal;
  * @param changelogKey in changelog mode, the columns that pair a removed row with the added row
  *     that updates it (the table's PRIMARY KEY); empty pairs by Lance's stable row id if the table
  *     has them, or not at all
+ * @param consumerId {@code scan.consumer-id}: the name the read registers its progress under in the
+ *     table, or null
+ * @param consumerExpiration {@code scan.consumer.expiration-time}
  */
 @Internal
 public record StreamingRead(
@@ -24,7 +27,9 @@ public record StreamingRead(
     OnOverwrite onOverwrite,
     OnDelete onDelete,
     OnSchemaChange onSchemaChange,
-    List<String> changelogKey)
+    List<String> changelogKey,
+    String consumerId,
+    Duration consumerExpiration)
     implements Serializable {
 
   public StreamingRead {
@@ -41,6 +46,8 @@ public record StreamingRead(
         onOverwrite,
         onDelete,
         onSchemaChange,
-        columns);
+        columns,
+        consumerId,
+        consumerExpiration);
   }
 }

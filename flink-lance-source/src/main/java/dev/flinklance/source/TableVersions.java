@@ -97,4 +97,21 @@ public final class TableVersions {
             + "). Start the job without its state (no savepoint) to read the new table",
         null);
   }
+
+  /**
+   * What keeps the versions a streaming read needs, for the failure of a read that found one of
+   * them cleaned up: its consumer registration, which only this connector's cleanup honours.
+   */
+  public static String cleanupHint(StreamingRead streaming) {
+    String id = streaming.consumerId();
+    return id == null
+        ? "register the read as a consumer ('scan.consumer-id') so that this connector's cleanup"
+            + " (compaction.cleanup-older-than, the standalone job's --cleanup-older-than) keeps"
+            + " every version it needs"
+        : String.format(
+            "the read is registered as consumer '%s' ('scan.consumer-id'), which this connector's"
+                + " cleanup honours; another client's cleanup (LanceDB, Python) ignores it, and a"
+                + " registration older than 'scan.consumer.expiration-time' protects nothing",
+            id);
+  }
 }

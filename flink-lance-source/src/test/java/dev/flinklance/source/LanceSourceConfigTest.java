@@ -44,6 +44,11 @@ class LanceSourceConfigTest {
                 .onSchemaChange())
         .isEqualTo(OnSchemaChange.CONTINUE);
     assertThat(config().streaming()).isNull();
+    assertThat(read.consumerId()).isNull();
+    assertThat(read.consumerExpiration()).isEqualTo(Duration.ofDays(1));
+    assertThat(
+            config("scan.streaming", "true", "scan.consumer-id", "copy.1").streaming().consumerId())
+        .isEqualTo("copy.1");
   }
 
   @Test
@@ -90,6 +95,11 @@ class LanceSourceConfigTest {
         "scan.version=2|'scan.version': reads one version",
         "scan.tag=t|'scan.tag': reads one version",
         "scan.startup.mode=never|scan.startup.mode",
+        "scan.consumer-id=a/b|'scan.consumer-id': must be 1 to 128 letters, digits",
+        "scan.consumer-id=c,path=gs://b/t.lance|'scan.consumer-id': registrations are kept beside"
+            + " tables on local disk and s3:// only, not at gs://b/t.lance",
+        "scan.consumer.expiration-time=0 ms|'scan.consumer.expiration-time': must be at least 1"
+            + " ms",
       })
   void badStreamingOptionsFailNamingTheOption(String options, String message) {
     Map<String, String> keyValues = new HashMap<>(Map.of("path", "/tmp/t.lance"));

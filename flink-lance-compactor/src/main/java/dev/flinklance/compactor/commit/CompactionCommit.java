@@ -8,10 +8,10 @@ import dev.flinklance.compactor.lineage.RowLineageSpill;
 import dev.flinklance.compactor.lineage.SideFileSpill;
 import dev.flinklance.compactor.plan.FragmentKey;
 import dev.flinklance.compactor.plan.PlanRef;
-import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceErrors.Kind;
 import dev.flinklance.errors.LanceRetries;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.index.MemWal;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -45,9 +45,9 @@ public final class CompactionCommit {
   private static final int MAX_ATTEMPTS = 3;
 
   private final CompactionConfig config;
-  private final Optional<SideFiles> sideFiles;
+  private final Optional<TableFiles> sideFiles;
 
-  public CompactionCommit(CompactionConfig config, Optional<SideFiles> sideFiles) {
+  public CompactionCommit(CompactionConfig config, Optional<TableFiles> sideFiles) {
     this.config = config;
     this.sideFiles = sideFiles;
   }

@@ -3,7 +3,7 @@ package dev.flinklance.compactor.commit;
 import dev.flinklance.access.TableLoader;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.plan.PlanRef;
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.index.MemWal;
 import dev.flinklance.index.scalar.ScalarIndexUpkeep;
 import dev.flinklance.index.vector.VectorIndexUpkeep;
@@ -32,7 +32,7 @@ public final class PlanCompletion {
   private final CompactionCommit commit;
   private final Optional<VersionCleanup> cleanup;
 
-  public PlanCompletion(CompactionConfig config, Optional<SideFiles> sideFiles) {
+  public PlanCompletion(CompactionConfig config, Optional<TableFiles> sideFiles) {
     this.commit = new CompactionCommit(config, sideFiles);
     this.cleanup =
         config

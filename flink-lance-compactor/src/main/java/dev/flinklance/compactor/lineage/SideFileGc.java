@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.lineage;
 
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.HashSet;
@@ -35,8 +35,8 @@ public final class SideFileGc {
    * @return the names of the deleted files
    */
   public static List<String> collect(
-      Dataset latest, SideFiles files, Duration minAge, long nowMillis) throws IOException {
-    List<SideFiles.Listed> listed = files.list();
+      Dataset latest, TableFiles files, Duration minAge, long nowMillis) throws IOException {
+    List<TableFiles.Listed> listed = files.list(SideFileSpill.PREFIX);
     if (listed.isEmpty()) {
       return List.of();
     }
@@ -45,7 +45,7 @@ public final class SideFileGc {
         listed.stream()
             .filter(f -> !referenced.contains(f.name()))
             .filter(f -> nowMillis - f.lastModifiedMillis() >= minAge.toMillis())
-            .map(SideFiles.Listed::name)
+            .map(TableFiles.Listed::name)
             .toList();
     for (String name : deleted) {
       files.delete(name);

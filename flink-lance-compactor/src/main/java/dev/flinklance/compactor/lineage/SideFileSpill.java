@@ -1,6 +1,6 @@
 package dev.flinklance.compactor.lineage;
 
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.files.TableFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -20,10 +20,13 @@ import org.lance.fragment.RowIdMeta;
  */
 @Internal
 public final class SideFileSpill implements RowLineageSpill {
-  private final SideFiles files;
+  /** Every side file's name starts with this; nothing else at a table's root does. */
+  public static final String PREFIX = "_rowids-";
+
+  private final TableFiles files;
   private final long inlineMaxBytes;
 
-  public SideFileSpill(SideFiles files, long inlineMaxBytes) {
+  public SideFileSpill(TableFiles files, long inlineMaxBytes) {
     this.files = files;
     this.inlineMaxBytes = inlineMaxBytes;
   }
@@ -53,7 +56,7 @@ public final class SideFileSpill implements RowLineageSpill {
     if (slices.isEmpty()) {
       return Spilled.nothing(results);
     }
-    String name = SideFiles.PREFIX + UUID.randomUUID() + ".bin";
+    String name = PREFIX + UUID.randomUUID() + ".bin";
     long writtenAt = System.nanoTime();
     files.write(name, content.toByteArray());
     verify(name, slices);

@@ -5,7 +5,7 @@ import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.PlanCompletion;
 import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.files.TableFiles;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,7 +43,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   private final Map<String, PendingPlan> pending = new LinkedHashMap<>();
   private ListState<byte[]> state;
   private CompactionMetrics metrics;
-  private Optional<SideFiles> sideFiles;
+  private Optional<TableFiles> sideFiles;
   private PlanCompletion completion;
 
   /** A plan whose outcomes are still arriving, or that is being committed. */
@@ -103,7 +103,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   public void open() throws Exception {
     super.open();
     metrics = new CompactionMetrics(getMetricGroup(), table);
-    sideFiles = SideFiles.of(table);
+    sideFiles = TableFiles.of(table);
     completion = new PlanCompletion(config, sideFiles);
     for (PendingPlan plan : List.copyOf(pending.values())) {
       if (plan.received == plan.outcomes.length) {
@@ -175,7 +175,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   public void close() throws Exception {
     super.close();
     if (sideFiles != null) {
-      sideFiles.ifPresent(SideFiles::close);
+      sideFiles.ifPresent(TableFiles::close);
     }
   }
 

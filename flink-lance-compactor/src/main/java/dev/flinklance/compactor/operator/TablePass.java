@@ -5,7 +5,7 @@ import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.commit.PlanCompletion;
 import dev.flinklance.compactor.plan.Planning;
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -72,14 +72,14 @@ final class TablePass {
               e);
         }
       }
-      Optional<SideFiles> sideFiles = SideFiles.of(table);
+      Optional<TableFiles> sideFiles = TableFiles.of(table);
       try {
         return new Result(
             evaluation,
             new PlanCompletion(config, sideFiles)
                 .complete(handle, planned.ref(), rewritten, failed, false));
       } finally {
-        sideFiles.ifPresent(SideFiles::close);
+        sideFiles.ifPresent(TableFiles::close);
       }
     }
   }

@@ -3,7 +3,7 @@ package dev.flinklance.compactor.plan;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.lineage.RowIdMetaJson;
 import dev.flinklance.compactor.lineage.RowLineageConfig;
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.index.MemWal;
 import dev.flinklance.index.vector.IndexedDeletions;
 import java.util.ArrayList;
@@ -182,7 +182,7 @@ public final class Planning {
 
   /** The table's inline row-id budget if compaction spills its lineage. */
   private static OptionalLong spillBudget(Dataset latest) {
-    if (!latest.hasStableRowIds() || !SideFiles.supports(latest.uri())) {
+    if (!latest.hasStableRowIds() || !TableFiles.supports(latest.uri())) {
       return OptionalLong.empty();
     }
     RowLineageConfig lineage = RowLineageConfig.of(latest.getConfig(), latest.uri());

@@ -12,8 +12,8 @@ import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
 import dev.flinklance.compactor.lineage.RowIdMetaJson;
 import dev.flinklance.compactor.lineage.SpillVerificationException;
-import dev.flinklance.compactor.sidefile.SideFiles;
 import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.TestFragments;
 import java.io.IOException;
@@ -161,7 +161,7 @@ class CompactionCommitTest {
     long version = LanceTestTables.latestVersion(uri);
     Rewrites rewrites = Rewrites.rewrite(uri);
     CompactionConfig config = Rewrites.config(uri);
-    SideFiles corrupting = new CorruptingSideFiles(SideFiles.of(config.dataset()).orElseThrow());
+    TableFiles corrupting = new CorruptingSideFiles(TableFiles.of(config.dataset()).orElseThrow());
 
     assertThatThrownBy(() -> rewrites.commit(config, Optional.of(corrupting), false))
         .isInstanceOf(SpillVerificationException.class)
@@ -176,7 +176,7 @@ class CompactionCommitTest {
     long version = LanceTestTables.latestVersion(uri);
     Rewrites rewrites = Rewrites.rewrite(uri);
     CompactionConfig config = Rewrites.config(uri, Duration.ofMillis(1));
-    SideFiles slow = new CorruptingSideFiles(SideFiles.of(config.dataset()).orElseThrow(), 5);
+    TableFiles slow = new CorruptingSideFiles(TableFiles.of(config.dataset()).orElseThrow(), 5);
 
     assertThatThrownBy(() -> rewrites.commit(config, Optional.of(slow), false))
         .isInstanceOf(IOException.class)
@@ -270,15 +270,15 @@ class CompactionCommitTest {
   }
 
   /** Side files whose reads come back corrupted, or slowly. */
-  private static final class CorruptingSideFiles implements SideFiles {
-    private final SideFiles delegate;
+  private static final class CorruptingSideFiles implements TableFiles {
+    private final TableFiles delegate;
     private final long readDelayMillis;
 
-    CorruptingSideFiles(SideFiles delegate) {
+    CorruptingSideFiles(TableFiles delegate) {
       this(delegate, -1);
     }
 
-    CorruptingSideFiles(SideFiles delegate, long readDelayMillis) {
+    CorruptingSideFiles(TableFiles delegate, long readDelayMillis) {
       this.delegate = delegate;
       this.readDelayMillis = readDelayMillis;
     }
@@ -304,8 +304,18 @@ class CompactionCommitTest {
     }
 
     @Override
-    public List<Listed> list() throws IOException {
-      return delegate.list();
+    public void replace(String name, byte[] bytes) throws IOException {
+      delegate.replace(name, bytes);
+    }
+
+    @Override
+    public Optional<byte[]> read(String name) throws IOException {
+      return delegate.read(name);
+    }
+
+    @Override
+    public List<Listed> list(String prefix) throws IOException {
+      return delegate.list(prefix);
     }
 
     @Override

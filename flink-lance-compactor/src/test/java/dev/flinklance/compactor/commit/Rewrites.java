@@ -3,7 +3,7 @@ package dev.flinklance.compactor.commit;
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.plan.PlanRef;
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -68,18 +68,18 @@ final class Rewrites {
 
   CompactionSummary commit(String uri, boolean mayHaveLanded) throws IOException {
     CompactionConfig config = config(uri);
-    return commit(config, SideFiles.of(config.dataset()), mayHaveLanded);
+    return commit(config, TableFiles.of(config.dataset()), mayHaveLanded);
   }
 
   CompactionSummary commit(
-      CompactionConfig config, Optional<SideFiles> sideFiles, boolean mayHaveLanded)
+      CompactionConfig config, Optional<TableFiles> sideFiles, boolean mayHaveLanded)
       throws IOException {
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = config.dataset().open(allocator)) {
       return new CompactionCommit(config, sideFiles)
           .commit(dataset, plan, results, 0, mayHaveLanded);
     } finally {
-      sideFiles.ifPresent(SideFiles::close);
+      sideFiles.ifPresent(TableFiles::close);
     }
   }
 

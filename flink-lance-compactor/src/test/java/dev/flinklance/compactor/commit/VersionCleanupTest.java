@@ -6,8 +6,11 @@ import static dev.flinklance.compactor.testing.LineageTables.sideFiles;
 import static dev.flinklance.compactor.testing.LineageTables.update;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.consumer.ConsumerRegistration;
+import dev.flinklance.consumer.Consumers;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -22,6 +25,7 @@ import org.apache.arrow.memory.RootAllocator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
+import org.lance.Version;
 import org.lance.compaction.CompactionOptions;
 
 /**
@@ -78,14 +82,71 @@ class VersionCleanupTest {
     assertThat(LineageTables.rowsByRowId(uri)).isEqualTo(rows);
   }
 
+  /**
+   * A live consumer's registration bounds the cleanup: its version and every later one stay, the
+   * older ones go. An expired registration bounds nothing and is deleted; clocks are given.
+   */
+  @Test
+  void keepsWhatALiveConsumerNeedsAndDeletesAnExpiredRegistration() throws IOException {
+    String uri = dir.resolve("consumed").toString();
+    createStable(uri); // version 1
+    for (int i = 0; i < 5; i++) {
+      append(uri, i * 10, 10, 1); // versions 2..6
+    }
+    long now = System.currentTimeMillis() + 60_000; // every version is older than 0 s then
+    register(uri, new ConsumerRegistration("behind", 3, now - 1_000, 60_000));
+    register(uri, new ConsumerRegistration("abandoned", 2, now - 60_000, 60_000));
+    Map<Long, List<Object>> rows = LineageTables.rowsByRowId(uri);
+
+    cleanup(uri, Duration.ZERO, now);
+
+    assertThat(versions(uri))
+        .as("version 3 and later kept for 'behind'")
+        .containsExactly(3L, 4L, 5L, 6L);
+    assertThat(registrations(uri))
+        .extracting(ConsumerRegistration::consumerId)
+        .containsExactly("behind");
+    assertThat(LineageTables.rowsByRowId(uri)).isEqualTo(rows);
+
+    // 'behind' stops writing its registration: once it expires, it holds nothing back
+    cleanup(uri, Duration.ZERO, now - 1_000 + 60_000);
+
+    assertThat(versions(uri)).containsExactly(6L);
+    assertThat(registrations(uri)).isEmpty();
+    assertThat(LineageTables.rowsByRowId(uri)).isEqualTo(rows);
+  }
+
+  private static void register(String uri, ConsumerRegistration registration) throws IOException {
+    try (TableFiles files = TableFiles.of(new TableRef(uri, Map.of())).orElseThrow()) {
+      new Consumers(files).register(registration);
+    }
+  }
+
+  private static List<ConsumerRegistration> registrations(String uri) throws IOException {
+    try (TableFiles files = TableFiles.of(new TableRef(uri, Map.of())).orElseThrow()) {
+      return new Consumers(files).list();
+    }
+  }
+
+  private static List<Long> versions(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri).build()) {
+      return dataset.listVersions().stream().map(Version::getId).sorted().toList();
+    }
+  }
+
   private static int cleanup(String uri, Duration olderThan) throws IOException {
+    return cleanup(uri, olderThan, System.currentTimeMillis());
+  }
+
+  private static int cleanup(String uri, Duration olderThan, long nowMillis) throws IOException {
     var config = Rewrites.config(uri);
-    Optional<SideFiles> files = SideFiles.of(config.dataset());
+    Optional<TableFiles> files = TableFiles.of(config.dataset());
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = config.dataset().open(allocator)) {
-      return new VersionCleanup(olderThan, MIN_AGE, files).run(dataset);
+      return new VersionCleanup(olderThan, MIN_AGE, files).run(dataset, nowMillis);
     } finally {
-      files.ifPresent(SideFiles::close);
+      files.ifPresent(TableFiles::close);
     }
   }
 

@@ -5,8 +5,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.commit.CompactionSummary;
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.compactor.lineage.SideFileSpill;
 import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.consumer.ConsumerRegistration;
+import dev.flinklance.consumer.Consumers;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.testing.S3TestServer;
 import dev.flinklance.testing.TestClusters;
 import java.util.ArrayList;
@@ -22,6 +25,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 import org.lance.Dataset;
 import org.lance.ReadOptions;
+import org.lance.Version;
 
 /**
  * One compaction with spill, then cleanup and side-file GC, on an s3:// table (S3Proxy, loopback).
@@ -59,8 +63,8 @@ class S3CompactionITCase {
             rowIds.stream().map(id -> Long.parseLong((String) before.get(id).get(0))).toList());
 
     // an orphan (a compaction that never committed) goes; the referenced file stays
-    try (SideFiles files = SideFiles.of(new TableRef(uri, storage)).orElseThrow()) {
-      files.write(SideFiles.PREFIX + "orphan.bin", new byte[] {1, 2, 3});
+    try (TableFiles files = TableFiles.of(new TableRef(uri, storage)).orElseThrow()) {
+      files.write(SideFileSpill.PREFIX + "orphan.bin", new byte[] {1, 2, 3});
     }
     Thread.sleep(20);
     List<CompactionSummary> cleanup = pass(uri, storage, "10 ms");
@@ -71,6 +75,52 @@ class S3CompactionITCase {
             s -> assertThat(s.outcome()).isEqualTo(CompactionSummary.Outcome.NOTHING_TO_COMPACT));
     assertThat(sideFiles(uri)).containsExactly(sideFile);
     assertThat(LineageTables.rowsByRowId(uri)).isEqualTo(before);
+  }
+
+  /**
+   * The standalone job's cleanup on s3:// keeps the versions a live consumer registered there
+   * needs, and deletes an expired registration.
+   */
+  @ParameterizedTest
+  @ValueSource(strings = {"consumed"})
+  void cleanupKeepsWhatALiveConsumerNeedsOnS3(String name) throws Exception {
+    String uri = S3.newUri(name);
+    Map<String, String> storage = S3.storageOptions();
+    LineageTables.useStorage(uri, storage);
+    LineageTables.createStable(uri); // version 1
+    for (int i = 0; i < 4; i++) {
+      LineageTables.append(uri, i * 10, 10, 1); // versions 2..5
+    }
+    long now = System.currentTimeMillis();
+    try (TableFiles files = TableFiles.of(new TableRef(uri, storage)).orElseThrow()) {
+      Consumers consumers = new Consumers(files);
+      consumers.register(new ConsumerRegistration("live", 3, now, 3_600_000));
+      consumers.register(new ConsumerRegistration("gone", 1, now - 7_200_000, 3_600_000));
+    }
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(uri);
+
+    pass(uri, storage, "1 h");
+
+    assertThat(versions(uri, storage)).as("the pass compacts, too").startsWith(3L, 4L, 5L);
+    assertThat(S3.keys(uri).stream().filter(key -> key.contains("/_consumers/")))
+        .singleElement()
+        .satisfies(key -> assertThat(key).endsWith("/_consumers/live.json"));
+    assertThat(LineageTables.rowsByRowId(uri)).isEqualTo(before);
+  }
+
+  private static List<Long> versions(String uri, Map<String, String> storage) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = open(uri, storage, allocator)) {
+      return dataset.listVersions().stream().map(Version::getId).sorted().toList();
+    }
+  }
+
+  private static Dataset open(String uri, Map<String, String> storage, BufferAllocator allocator) {
+    return Dataset.open()
+        .allocator(allocator)
+        .uri(uri)
+        .readOptions(new ReadOptions.Builder().setStorageOptions(storage).build())
+        .build();
   }
 
   private static List<CompactionSummary> pass(
@@ -88,18 +138,13 @@ class S3CompactionITCase {
   private static List<String> sideFiles(String uri) {
     return S3.keys(uri).stream()
         .map(key -> key.substring(key.lastIndexOf('/') + 1))
-        .filter(name -> name.startsWith(SideFiles.PREFIX))
+        .filter(name -> name.startsWith(SideFileSpill.PREFIX))
         .toList();
   }
 
   private static long externalRowIds(String uri, Map<String, String> storage) {
     try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset =
-            Dataset.open()
-                .allocator(allocator)
-                .uri(uri)
-                .readOptions(new ReadOptions.Builder().setStorageOptions(storage).build())
-                .build()) {
+        Dataset dataset = open(uri, storage, allocator)) {
       return dataset.getFragments().stream()
           .filter(f -> f.metadata().getRowIdMeta().getMetadata().startsWith("{\"External\""))
           .count();

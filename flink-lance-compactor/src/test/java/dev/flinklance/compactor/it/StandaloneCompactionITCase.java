@@ -9,8 +9,9 @@ import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.LanceCompactionJob;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.lineage.RowIdMetaJson;
-import dev.flinklance.compactor.sidefile.SideFiles;
+import dev.flinklance.compactor.lineage.SideFileSpill;
 import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.testing.Await;
 import dev.flinklance.testing.LanceTestTables;
@@ -141,12 +142,12 @@ class StandaloneCompactionITCase {
     String table = dir.resolve("orphans").toString();
     createStable(table);
     append(table, 0, 100, 1);
-    try (SideFiles files = SideFiles.of(new TableRef(table, Map.of())).orElseThrow()) {
-      files.write(SideFiles.PREFIX + "orphan.bin", new byte[] {1, 2, 3});
+    try (TableFiles files = TableFiles.of(new TableRef(table, Map.of())).orElseThrow()) {
+      files.write(SideFileSpill.PREFIX + "orphan.bin", new byte[] {1, 2, 3});
     }
 
     LanceCompactionJob.main(new String[] {"--path", table, "--once", "--cleanup-older-than", "0s"});
-    assertThat(LineageTables.sideFiles(table)).containsExactly(SideFiles.PREFIX + "orphan.bin");
+    assertThat(LineageTables.sideFiles(table)).containsExactly(SideFileSpill.PREFIX + "orphan.bin");
 
     Thread.sleep(20);
     LanceCompactionJob.main(

@@ -8,6 +8,7 @@ import dev.flinklance.commit.VersionChange;
 import dev.flinklance.commit.VersionChanges;
 import dev.flinklance.commit.VersionsBy;
 import dev.flinklance.errors.LanceCalls;
+import dev.flinklance.errors.LanceErrors;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.source.LanceScan;
@@ -158,7 +159,7 @@ final class ChangePlanner {
             change -> planned.add(change, splitsOf(change, latest)));
       } catch (RuntimeException e) {
         if (planned.position == position) {
-          throw e;
+          throw cleanedUp(e, position);
         }
         // The versions before keep their splits, read before anything fails; the next call,
         // made at once (the plan is not caught up), meets this version first.
@@ -177,6 +178,22 @@ final class ChangePlanner {
           planned.splits.size());
       return new Plan(planned.position, planned.splits, latestVersion);
     }
+  }
+
+  /** A version the read needs that is gone fails the read saying what keeps them. */
+  private RuntimeException cleanedUp(RuntimeException e, VersionMark position) {
+    if (!(e instanceof PermanentDatasetException)
+        || e.getCause() == null
+        || !LanceErrors.isNotFound(e.getCause())) {
+      return e;
+    }
+    return new PermanentDatasetException(
+        scan.dataset().uri(),
+        String.format(
+            "the streaming read needs version %d and every later one, and one of them was"
+                + " cleaned up; %s",
+            position.version(), TableVersions.cleanupHint(streaming)),
+        e);
   }
 
   /** The versions planned so far in one call, and their splits. */

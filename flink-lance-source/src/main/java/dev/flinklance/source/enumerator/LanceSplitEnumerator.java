@@ -37,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * <p>After a restore the enumerator does not know which of the splits assigned before the
  * checkpoint the readers still hold: it assigns nothing until every reader has said so.
  *
+ * <p>With {@code scan.consumer-id} the read registers in the table the oldest version it needs
+ * ({@link ConsumerProgress}): at its start, once restored readers said what they hold, and at every
+ * completed checkpoint.
+ *
  * <p>A streaming read that cannot go on (a version its policies stop at, a version that cannot be
  * read) fails once every split planned before has been read: its message says how far it got.
  */
@@ -57,6 +61,7 @@ public final class LanceSplitEnumerator
   private final Set<Integer> unreported = new HashSet<>();
   private final AtomicBoolean discovering = new AtomicBoolean();
   private final SourceMetrics metrics;
+  private final ConsumerProgress consumer;
 
   /** Read by the discovery thread; written on the coordinator thread when no discovery runs. */
   private volatile VersionMark planned;
@@ -73,6 +78,13 @@ public final class LanceSplitEnumerator
   /** In a changelog read, the one reader that reads every split; null until it is known. */
   private Integer changelogReader;
 
+  /**
+   * After a restore, until every reader said what it holds: the oldest version the restored state
+   * needs so far (its pending splits, its planned version, the splits readers hold). Null
+   * otherwise.
+   */
+  private Long restoredOldest;
+
   private LanceSplitEnumerator(
       SplitEnumeratorContext<LanceSplit> context,
       LanceScan scan,
@@ -84,7 +96,19 @@ public final class LanceSplitEnumerator
     this.pending.addAll(pending);
     this.planned = planned;
     this.metrics =
-        planner == null ? null : new SourceMetrics(context.metricGroup(), scan.dataset());
+        planner == null
+            ? null
+            : new SourceMetrics(
+                context.metricGroup(), scan.dataset(), scan.streaming().consumerId() != null);
+    this.consumer =
+        planner == null || scan.streaming().consumerId() == null
+            ? null
+            : new ConsumerProgress(
+                context,
+                scan.dataset(),
+                scan.streaming().consumerId(),
+                scan.streaming().consumerExpiration(),
+                metrics);
   }
 
   /** A bounded read of {@code splits}. */
@@ -105,6 +129,9 @@ public final class LanceSplitEnumerator
         new LanceSplitEnumerator(context, scan, state.pendingSplits(), state.planned());
     if (enumerator.planner != null) {
       IntStream.range(0, context.currentParallelism()).forEach(enumerator.unreported::add);
+      if (enumerator.consumer != null && state.planned() != null) {
+        enumerator.restoredOldest = enumerator.oldestNeeded();
+      }
     }
     LOG.info(
         "Restored the read of {}: {} splits pending, every change up to version {} planned",
@@ -158,8 +185,16 @@ public final class LanceSplitEnumerator
       return; // a discovery was still running
     }
     discoveryFailures = 0;
+    boolean started = planned == null;
     pending.addAll(plan.splits());
     planned = plan.position();
+    if (consumer != null) {
+      if (started) {
+        consumer.register(oldestNeeded()); // a failover before the first checkpoint starts anew
+      } else {
+        consumer.heartbeat();
+      }
+    }
     metrics.latestVersion(plan.latest());
     discovering.set(false);
     assignWaiting();
@@ -181,10 +216,19 @@ public final class LanceSplitEnumerator
         LOG.info("Reader {} holds {} splits from its checkpoint", subtaskId, holding.splits());
       }
       holding.splits().forEach(split -> inFlight.put(split.splitId(), split));
+      if (restoredOldest != null) {
+        for (LanceSplit split : holding.splits()) {
+          restoredOldest = Math.min(restoredOldest, split.oldestVersionOpened(scan.changelog()));
+        }
+      }
       if (scan.changelog() && !holding.splits().isEmpty()) {
         changelogReader = subtaskId; // its restored split's rows went that way: the rest follow
       }
       unreported.remove(subtaskId);
+      if (unreported.isEmpty() && restoredOldest != null) {
+        consumer.register(restoredOldest); // what the restored read reads: it may have expired
+        restoredOldest = null;
+      }
     } else if (event instanceof ReaderEvents.Finished finished) {
       finished.splitIds().forEach(inFlight::remove);
     }
@@ -264,11 +308,44 @@ public final class LanceSplitEnumerator
 
   @Override
   public LanceEnumeratorState snapshotState(long checkpointId) {
+    // Until restored readers said what they hold, the splits they read are not known here: such a
+    // checkpoint registers nothing, the registration before it still holds.
+    if (consumer != null && planned != null && unreported.isEmpty()) {
+      consumer.checkpointTaken(checkpointId, oldestNeeded());
+    }
     return new LanceEnumeratorState(List.copyOf(pending), planned);
   }
 
   @Override
-  public void close() {}
+  public void notifyCheckpointComplete(long checkpointId) {
+    if (consumer != null) {
+      consumer.checkpointCompleted(checkpointId);
+    }
+  }
+
+  @Override
+  public void close() {
+    if (consumer != null) {
+      consumer.close();
+    }
+  }
+
+  /**
+   * The oldest version the read still needs: the oldest a pending or assigned split opens ({@link
+   * LanceSplit#oldestVersionOpened}), and the planned version, against which the next version's
+   * changes are read. Splits assigned and read but not yet reported finished count too: that errs
+   * on the old side.
+   */
+  private long oldestNeeded() {
+    long oldest = planned.version();
+    for (LanceSplit split : pending) {
+      oldest = Math.min(oldest, split.oldestVersionOpened(scan.changelog()));
+    }
+    for (LanceSplit split : inFlight.values()) {
+      oldest = Math.min(oldest, split.oldestVersionOpened(scan.changelog()));
+    }
+    return oldest;
+  }
 
   /** The newest version every split of which has been read (in a streaming read). */
   private long versionRead() {

@@ -13,13 +13,26 @@ final class SourceMetrics {
   private volatile long latestVersion = -1;
   private volatile long versionRead = -1;
   private volatile long unassignedSplits;
+  private volatile long consumerVersion = -1;
 
-  SourceMetrics(SplitEnumeratorMetricGroup enumerator, TableRef table) {
+  /**
+   * @param consumer whether the read registers as a consumer ({@code scan.consumer-id}): only then
+   *     does it have a registered version to show
+   */
+  SourceMetrics(SplitEnumeratorMetricGroup enumerator, TableRef table, boolean consumer) {
     enumerator.setUnassignedSplitsGauge(() -> unassignedSplits);
     MetricGroup group = LanceMetrics.tableGroup(enumerator, table);
     group.gauge("currentVersion", () -> versionRead);
     group.gauge("latestVersion", () -> latestVersion);
     group.gauge("versionsBehindLatest", () -> Math.max(0, latestVersion - versionRead));
+    if (consumer) {
+      group.gauge("consumerVersion", () -> consumerVersion);
+    }
+  }
+
+  /** The version last registered for {@code scan.consumer-id}. */
+  void consumerVersion(long version) {
+    consumerVersion = version;
   }
 
   void latestVersion(long version) {

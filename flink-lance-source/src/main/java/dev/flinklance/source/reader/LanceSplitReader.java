@@ -185,32 +185,46 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
               }
               return stale;
             });
-    if (table == null) {
-      table = OpenTable.at(scan.dataset(), version, null);
-    }
-    if (version == table.dataset().version()) {
-      return table.dataset();
-    }
     try {
+      if (table == null) {
+        table = OpenTable.at(scan.dataset(), version, null);
+      }
+      if (version == table.dataset().version()) {
+        return table.dataset();
+      }
       return datasets.computeIfAbsent(version, table::checkout);
     } catch (TableReplacedException e) {
       throw TableVersions.replacedWhileRead(scan.dataset(), e);
+    } catch (PermanentDatasetException e) {
+      throw e.getCause() != null && LanceErrors.isNotFound(e.getCause())
+          ? gone("cannot open version " + version, e.getCause())
+          : e;
     }
   }
 
-  /**
-   * A file of a version that is gone (cleaned up, table dropped) stays gone: no restart reads it
-   * again.
-   */
   private LanceDatasetException failure(String action, LanceSplit split, Exception cause) {
     String problem =
         String.format(
             "cannot %s fragment %d of version %d (%s)",
             action, split.fragmentId(), split.readVersion(), split.describeRows());
-    String uri = scan.dataset().uri();
     return LanceErrors.isNotFound(cause)
-        ? new PermanentDatasetException(uri, problem, cause)
-        : LanceDatasetException.wrap(uri, problem, cause);
+        ? gone(problem, cause)
+        : LanceDatasetException.wrap(scan.dataset().uri(), problem, cause);
+  }
+
+  /**
+   * A version that is gone (cleaned up, table dropped) stays gone: no restart reads it again. A
+   * streaming read says what keeps the versions it needs.
+   */
+  private PermanentDatasetException gone(String problem, Throwable cause) {
+    return new PermanentDatasetException(
+        scan.dataset().uri(),
+        scan.streaming() == null
+            ? problem
+            : problem
+                + ": the version no longer exists (cleaned up?); "
+                + TableVersions.cleanupHint(scan.streaming()),
+        cause);
   }
 
   private RecordsWithSplitIds<RowData> finishCurrent() throws IOException {

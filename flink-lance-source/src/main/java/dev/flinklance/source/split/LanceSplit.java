@@ -33,6 +33,15 @@ public record LanceSplit(
     return kind.readsPreviousVersion() ? version - 1 : version;
   }
 
+  /**
+   * The oldest version reading the split opens, which a streaming read keeps registered ({@code
+   * scan.consumer-id}): its {@link #readVersion}, or, in a changelog read, the version before, with
+   * which the reader pairs the rows a version removed and added into updates.
+   */
+  public long oldestVersionOpened(boolean changelog) {
+    return changelog && kind != SplitKind.SNAPSHOT ? version - 1 : readVersion();
+  }
+
   /** Which rows the split reads, for messages: "the rows version 5 deleted". */
   public String describeRows() {
     return switch (kind) {

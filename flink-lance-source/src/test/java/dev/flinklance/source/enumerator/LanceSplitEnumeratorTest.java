@@ -3,7 +3,11 @@ package dev.flinklance.source.enumerator;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.access.TableRef;
+import dev.flinklance.consumer.ConsumerRegistration;
+import dev.flinklance.consumer.Consumers;
 import dev.flinklance.errors.PermanentDatasetException;
+import dev.flinklance.files.TableFiles;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.source.SourceScans;
@@ -11,11 +15,13 @@ import dev.flinklance.source.split.LanceSplit;
 import dev.flinklance.source.split.SplitKind;
 import dev.flinklance.source.testing.SourceTable;
 import dev.flinklance.testing.LanceTestTables;
+import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.stream.IntStream;
 import org.apache.flink.api.connector.source.ReaderInfo;
 import org.apache.flink.api.connector.source.SplitsAssignment;
@@ -194,6 +200,120 @@ class LanceSplitEnumeratorTest {
     finishedAndAsks(restored, 1, halfRead);
     finishedAndAsks(restored, 1, table.added(1, 2));
     assertThat(assignments()).containsExactly(to(1, table.added(1, 2)), to(1, table.added(2, 3)));
+  }
+
+  /**
+   * A read registered as a consumer registers its start, then at each completed checkpoint the
+   * oldest version it needed when that checkpoint was taken (what a failover restores), not the
+   * newer one it reads by then; a checkpoint that does not complete registers nothing.
+   */
+  @Test
+  void aConsumerRegistersWhatTheLastCompletedCheckpointRestores() throws Throwable {
+    table.append(0, 20, 10); // version 2: fragments 0, 1
+    table.append(20, 30, 10); // version 3: fragment 2
+    LanceSplitEnumerator enumerator = streaming(readers(1), afterVersion1().consumerId("c"));
+    enumeratorReadsUpToTheLatestVersion(enumerator);
+    assertThat(registeredVersion()).as("its start: the changes after version 1").isEqualTo(1);
+
+    enumeratorHandsOut(enumerator, 0); // version 2, fragment 0
+    enumerator.snapshotState(1);
+    finishedAndAsks(enumerator, 0, table.added(0, 2));
+    enumerator.snapshotState(2); // never completes
+    finishedAndAsks(enumerator, 0, table.added(1, 2)); // version 3 goes out
+    runWrites();
+    assertThat(registeredVersion()).as("no checkpoint completed").isEqualTo(1);
+
+    enumerator.notifyCheckpointComplete(1);
+    runWrites();
+    assertThat(registeredVersion()).as("checkpoint 1 restores version 2's splits").isEqualTo(2);
+
+    enumerator.snapshotState(3);
+    enumerator.notifyCheckpointComplete(3);
+    runWrites();
+    assertThat(registeredVersion()).as("version 3's split is read").isEqualTo(3);
+  }
+
+  /**
+   * A changelog read pairs the rows a version added with the version before (into updates): a
+   * checkpoint taken while a split of version 3 is being read restores a read that opens version 2,
+   * so that is what it registers; once the split is read, version 3.
+   */
+  @Test
+  void aChangelogConsumerRegistersTheVersionBeforeTheSplitItReads() throws Throwable {
+    table.append(0, 10, 10); // version 2: fragment 0
+    table.append(10, 20, 10); // version 3: fragment 1
+    LanceSplitEnumerator enumerator =
+        streaming(readers(1), afterVersion1().changelog(true).consumerId("c"));
+    enumeratorReadsUpToTheLatestVersion(enumerator);
+    enumeratorHandsOut(enumerator, 0); // version 2, fragment 0
+    finishedAndAsks(enumerator, 0, table.added(0, 2)); // version 3 goes out
+    assertThat(assignments()).last().isEqualTo(to(0, table.added(1, 3)));
+
+    enumerator.snapshotState(1);
+    enumerator.notifyCheckpointComplete(1);
+    runWrites();
+    assertThat(registeredVersion()).as("version 3's split reads version 2 too").isEqualTo(2);
+
+    finishedAndAsks(enumerator, 0, table.added(1, 3));
+    enumerator.snapshotState(2);
+    enumerator.notifyCheckpointComplete(2);
+    runWrites();
+    assertThat(registeredVersion()).as("every split read").isEqualTo(3);
+  }
+
+  /**
+   * A restored read registers what it restores to (its registration may have expired while it was
+   * down, and been deleted), once every reader said what it holds: a split of version 2 half read.
+   */
+  @Test
+  void aRestoredConsumerRegistersWhatItRestoresToOnceEveryReaderSaidWhatItHolds() throws Throwable {
+    table.append(0, 20, 10); // version 2: fragments 0, 1
+    table.append(20, 30, 10); // version 3: fragment 2
+    table.append(30, 40, 10); // version 4: fragment 3
+    LanceSourceBuilder source = afterVersion1().consumerId("c");
+    LanceSplitEnumerator enumerator = streaming(readers(2), source);
+    enumeratorReadsUpToTheLatestVersion(enumerator);
+    enumeratorHandsOut(enumerator, 0); // version 2, fragment 0
+    enumeratorHandsOut(enumerator, 1); // version 2, fragment 1
+    finishedAndAsks(enumerator, 1, table.added(1, 2)); // version 3 waits for fragment 0
+    LanceEnumeratorState state = enumerator.snapshotState(1);
+    context.close();
+    try (TableFiles files = files()) {
+      files.delete(Consumers.fileOf("c"));
+    }
+
+    LanceSplitEnumerator restored =
+        LanceSplitEnumerator.restore(readers(2), scan(source), roundTrip(state));
+    restored.start();
+    startsHolding(restored, 1, List.of());
+    restored.snapshotState(2);
+    restored.notifyCheckpointComplete(2);
+    runWrites();
+    assertThat(registration()).as("reader 0 has not said what it holds").isEmpty();
+
+    startsHolding(restored, 0, List.of(table.added(0, 2).withRowsEmitted(4)));
+    runWrites();
+    assertThat(registeredVersion()).isEqualTo(2);
+  }
+
+  private void runWrites() throws Throwable {
+    while (!context.getOneTimeCallables().isEmpty()) {
+      context.runNextOneTimeCallable();
+    }
+  }
+
+  private TableFiles files() {
+    return TableFiles.of(new TableRef(table.uri(), Map.of())).orElseThrow();
+  }
+
+  private Optional<ConsumerRegistration> registration() throws IOException {
+    try (TableFiles files = files()) {
+      return new Consumers(files).read("c");
+    }
+  }
+
+  private long registeredVersion() throws IOException {
+    return registration().orElseThrow().version();
   }
 
   /**

@@ -2,7 +2,9 @@ package dev.flinklance.source.reader;
 
 import static dev.flinklance.source.testing.SourceTable.rows;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.source.SourceScans;
@@ -14,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.LongStream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
@@ -21,6 +25,8 @@ import org.apache.flink.table.data.RowData;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lance.Dataset;
+import org.lance.cleanup.CleanupPolicy;
 
 /**
  * The split reader on real tables: one Arrow batch per fetch, then the split's end; the rows each
@@ -81,6 +87,32 @@ class LanceSplitReaderTest {
       assertThat(read(reader, table.added(2, 3)))
           .containsExactlyInAnyOrder("+U[5, new-5]", "+I[30, name-30]");
     }
+  }
+
+  /**
+   * Another client's cleanup (Lance's own, as LanceDB or Python run it) removed version 2, which a
+   * changelog read pairs the rows version 3 added with: the read fails for good, naming the version
+   * and the option that keeps it.
+   */
+  @Test
+  void aVersionAnotherClientCleanedUpFailsNamingTheVersionAndTheOption() {
+    table.upsert(Map.of(5L, "new-5")); // 3: fragment 2
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(table.uri()).build()) {
+      dataset.cleanupWithPolicy(CleanupPolicy.builder().withBeforeVersion(3L).build());
+    }
+    assertThatThrownBy(
+            () -> {
+              try (LanceSplitReader reader = reader(source().changelog(true).primaryKey("id"))) {
+                read(reader, table.added(2, 3));
+              }
+            })
+        .isInstanceOf(PermanentDatasetException.class)
+        .hasMessageStartingWith(
+            "Lance table '"
+                + table.uri()
+                + "': cannot open version 2: the version no longer exists (cleaned up?); register"
+                + " the read as a consumer ('scan.consumer-id')");
   }
 
   /** Rows named in the scan's filter resume by Lance's offset, after those emitted. */

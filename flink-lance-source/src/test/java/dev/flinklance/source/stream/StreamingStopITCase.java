@@ -172,13 +172,7 @@ class StreamingStopITCase {
     @Override
     public RowData map(RowData row) throws InterruptedException {
       ROWS.computeIfAbsent(token, t -> Collections.synchronizedList(new ArrayList<>()))
-          .add(
-              row.getRowKind().shortString()
-                  + "["
-                  + row.getLong(0)
-                  + ", "
-                  + row.getString(1)
-                  + "]");
+          .add(TestRows.change(row));
       Thread.sleep(pauseMillis);
       return row;
     }

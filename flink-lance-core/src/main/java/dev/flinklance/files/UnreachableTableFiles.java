@@ -1,23 +1,24 @@
-package dev.flinklance.compactor.sidefile;
+package dev.flinklance.files;
 
 import dev.flinklance.secrets.Secrets;
 import java.io.IOException;
 import java.util.List;
+import java.util.Optional;
 
 /**
- * The side files of a table whose storage client could not be built from its storage options (an
+ * The files beside a table whose storage client could not be built from its storage options (an
  * option the AWS SDK reads differently from Lance, say). Every call fails with that reason, so a
  * compaction that needs side files fails (and is retried) while the job that runs it carries on.
  */
-final class UnreachableSideFiles implements SideFiles {
+final class UnreachableTableFiles implements TableFiles {
   private final String reason;
   private final RuntimeException cause;
 
-  UnreachableSideFiles(String uri, RuntimeException cause) {
+  UnreachableTableFiles(String uri, RuntimeException cause) {
     this.reason =
         Secrets.redact(
             String.format(
-                "Lance table '%s': cannot reach its row-lineage side files: %s",
+                "Lance table '%s': cannot reach its row-lineage side files and consumer registrations: %s",
                 uri, cause.getMessage()));
     this.cause = cause;
   }
@@ -37,7 +38,17 @@ final class UnreachableSideFiles implements SideFiles {
   }
 
   @Override
-  public List<Listed> list() throws IOException {
+  public void replace(String name, byte[] bytes) throws IOException {
+    throw unreachable();
+  }
+
+  @Override
+  public Optional<byte[]> read(String name) throws IOException {
+    throw unreachable();
+  }
+
+  @Override
+  public List<Listed> list(String prefix) throws IOException {
     throw unreachable();
   }
 

@@ -1,10 +1,11 @@
-package dev.flinklance.compactor.sidefile;
+package dev.flinklance.files;
 
 import dev.flinklance.store.StoragePaths;
 import java.io.IOException;
 import java.net.URI;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.flink.util.TimeUtils;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
@@ -20,25 +21,26 @@ import software.amazon.awssdk.regions.Region;
 import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.S3ClientBuilder;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.NoSuchKeyException;
 
 /**
- * Side files of a table on S3 or an S3-compatible server, reached with the table's Lance storage
+ * Files beside a table on S3 or an S3-compatible server, reached with the table's Lance storage
  * options ({@code aws_region}, {@code aws_endpoint}, {@code aws_access_key_id}, ...), so that the
  * same {@code storage.*} keys configure both.
  */
-final class S3SideFiles implements SideFiles {
+final class S3TableFiles implements TableFiles {
   private final S3Client client;
   private final String bucket;
   private final String prefix;
 
-  private S3SideFiles(S3Client client, String bucket, String prefix) {
+  private S3TableFiles(S3Client client, String bucket, String prefix) {
     this.client = client;
     this.bucket = bucket;
     this.prefix = prefix;
   }
 
-  static S3SideFiles of(StoragePaths.ObjectKey table, Map<String, String> storageOptions) {
-    return new S3SideFiles(
+  static S3TableFiles of(StoragePaths.ObjectKey table, Map<String, String> storageOptions) {
+    return new S3TableFiles(
         client(storageOptions), table.bucket(), table.key().isEmpty() ? "" : table.key() + "/");
   }
 
@@ -102,6 +104,26 @@ final class S3SideFiles implements SideFiles {
   }
 
   @Override
+  public void replace(String name, byte[] bytes) throws IOException {
+    call(
+        () ->
+            client.putObject(
+                r -> r.bucket(bucket).key(prefix + name), RequestBody.fromBytes(bytes)));
+  }
+
+  @Override
+  public Optional<byte[]> read(String name) throws IOException {
+    try {
+      return Optional.of(
+          client.getObjectAsBytes(r -> r.bucket(bucket).key(prefix + name)).asByteArray());
+    } catch (NoSuchKeyException e) {
+      return Optional.empty();
+    } catch (SdkException e) {
+      throw failure(e);
+    }
+  }
+
+  @Override
   public byte[] read(String name, long offset, int length) throws IOException {
     String range = String.format("bytes=%d-%d", offset, offset + length - 1);
     byte[] bytes =
@@ -120,11 +142,11 @@ final class S3SideFiles implements SideFiles {
   }
 
   @Override
-  public List<Listed> list() throws IOException {
+  public List<Listed> list(String namePrefix) throws IOException {
     ListObjectsV2Request request =
         ListObjectsV2Request.builder()
             .bucket(bucket)
-            .prefix(prefix + PREFIX)
+            .prefix(prefix + namePrefix)
             .delimiter("/")
             .build();
     // the paginator's iteration sends the requests (and follows continuation tokens)
@@ -148,8 +170,12 @@ final class S3SideFiles implements SideFiles {
     try {
       return request.get();
     } catch (SdkException e) {
-      throw new IOException(String.format("s3://%s/%s: %s", bucket, prefix, e.getMessage()), e);
+      throw failure(e);
     }
+  }
+
+  private IOException failure(SdkException e) {
+    return new IOException(String.format("s3://%s/%s: %s", bucket, prefix, e.getMessage()), e);
   }
 
   @Override
