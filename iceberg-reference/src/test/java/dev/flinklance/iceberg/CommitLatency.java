@@ -14,7 +14,7 @@ import java.util.TreeMap;
 record CommitLatency(List<Long> millis, int untimed) {
 
   /**
-   * @param completed when each checkpoint completed, by id ({@link CheckpointCompletions})
+   * @param completed when each checkpoint completed, by id ({@link JobTimes})
    */
   static CommitLatency of(
       DynamicSinkUnderTest sink, List<String> tables, Map<Long, Long> completed) {

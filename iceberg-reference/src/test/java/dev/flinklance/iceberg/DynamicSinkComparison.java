@@ -28,17 +28,18 @@ import org.apache.flink.streaming.util.TestStreamEnvironment;
  * one fixed total rate that both sinks sustain, so that their commit latency is compared at equal
  * load.
  *
- * <p>For each sink and case: records/s (the job's net runtime, deployment included) over the
- * rounds, after a warm-up round on a tenth of the records; the ratio Lance / Iceberg taken round by
- * round; commit ms per checkpoint (the checkpoint's last table commit minus its completion, {@link
- * CommitLatency}), the median and the max over a round's checkpoints; bytes on disk of all tables
- * (data and metadata); per table its commits that brought rows, its metadata versions and its
- * files. The last round's tables are read back and compared with the workload's model. Prints,
+ * <p>For each sink and case: records/s (the job's net runtime, deployment included) and the
+ * source's records/s from its first record to its last ({@link JobTimes}) over the rounds, after a
+ * warm-up run on a tenth of the records and the most tables; the ratio Lance / Iceberg taken round
+ * by round; commit ms per checkpoint (the checkpoint's last table commit minus its completion,
+ * {@link CommitLatency}), the median and the max over a round's checkpoints; bytes on disk of all
+ * tables (data and metadata); per table its commits that brought rows, its metadata versions and
+ * its files. The last round's tables are read back and compared with the workload's model. Prints,
  * asserts nothing.
  *
- * <p>Arguments: table counts (1,10,100), appended records (1,000,000), upsert records (250,000),
- * keys per upserted table (2,000), rounds (3), checkpoint interval in ms (1,000), the fixed total
- * rate in records/s (5,000) and the records of a run at that rate (50,000).
+ * <p>Arguments: table counts (1,10,100), appended records (800,000), upsert records (200,000), keys
+ * per upserted table (2,000), rounds (3), checkpoint interval in ms (1,000), the fixed total rate
+ * in records/s (1,000) and the records of a run at that rate (10,000).
  */
 public final class DynamicSinkComparison {
   private static final int PARALLELISM = 2;
@@ -83,13 +84,13 @@ public final class DynamicSinkComparison {
         Arrays.stream((args.length > 0 ? args[0] : "1,10,100").split(","))
             .map(Integer::valueOf)
             .toList();
-    long appends = args.length > 1 ? Long.parseLong(args[1]) : 1_000_000;
-    long upserts = args.length > 2 ? Long.parseLong(args[2]) : 250_000;
+    long appends = args.length > 1 ? Long.parseLong(args[1]) : 800_000;
+    long upserts = args.length > 2 ? Long.parseLong(args[2]) : 200_000;
     int keys = args.length > 3 ? Integer.parseInt(args[3]) : 2_000;
     int rounds = args.length > 4 ? Integer.parseInt(args[4]) : 3;
     long checkpointMillis = args.length > 5 ? Long.parseLong(args[5]) : 1_000;
-    double rate = args.length > 6 ? Double.parseDouble(args[6]) : 5_000;
-    long rateRecords = args.length > 7 ? Long.parseLong(args[7]) : 50_000;
+    double rate = args.length > 6 ? Double.parseDouble(args[6]) : 1_000;
+    long rateRecords = args.length > 7 ? Long.parseLong(args[7]) : 10_000;
     Path work = Files.createTempDirectory("dynamic-sink-comparison");
     try (MiniCluster cluster =
         new MiniCluster(
@@ -102,7 +103,7 @@ public final class DynamicSinkComparison {
       TestStreamEnvironment.setAsContext(cluster, PARALLELISM);
       System.out.printf(
           "DynamicLanceSink vs Iceberg's DynamicIcebergSink: %s tables, %d rounds, interleaved,"
-              + " after a warm-up round; median (min-max) over the rounds; parallelism %d,"
+              + " after a warm-up run; median (min-max) over the rounds; parallelism %d,"
               + " checkpoint every %d ms; %d processors, Java %s%n",
           tableCounts.stream().map(String::valueOf).reduce((a, b) -> a + "," + b).orElseThrow(),
           rounds,
@@ -173,13 +174,14 @@ public final class DynamicSinkComparison {
       Map<String, Map<Long, List<Object>>> model)
       throws Exception {
     Workload workload = current.workload();
-    CheckpointCompletions.clear();
+    JobTimes.clear();
     JobExecutionResult result =
         Jobs.run(sink, workload, current.pace().limiter(), PARALLELISM, checkpointMillis);
     measurements.addRound(
         workload.count() / (result.getNetRuntime() / 1000.0),
+        JobTimes.sentPerSecond(workload.count()),
         TableRows.bytesUnder(sink.warehouse()),
-        CommitLatency.of(sink, workload.tables(), CheckpointCompletions.byCheckpoint()));
+        CommitLatency.of(sink, workload.tables(), JobTimes.checkpointCompletions()));
     if (model != null) {
       measurements.commitsPerTable = perTable(workload, t -> sink.committedCheckpoints(t).size());
       measurements.versionsPerTable = perTable(workload, sink::versions);
@@ -189,13 +191,14 @@ public final class DynamicSinkComparison {
   }
 
   private static void print(List<Case> cases, List<List<Measurements>> measured) {
-    String row = "  %-6s %-11s %-18s %-26s %-16s %-18s %-11s %-10s %-16s %-16s %-16s %s%n";
+    String row = "  %-6s %-11s %-18s %-26s %-26s %-16s %-18s %-11s %-10s %-16s %-16s %-16s %s%n";
     System.out.printf(
         row,
         "tables",
         "pace",
         "sink",
         "records/s",
+        "sent/s",
         "commit ms median",
         "commit ms max",
         "checkpoints",
@@ -214,6 +217,7 @@ public final class DynamicSinkComparison {
             current.pace().label(),
             s == 0 ? "DynamicLanceSink" : "DynamicIcebergSink",
             m.recordsPerSecond.format("%,.0f"),
+            m.sentPerSecond.format("%,.0f"),
             m.commitMillisMedian.format("%.0f"),
             m.commitMillisMax.format("%.0f"),
             String.format("%.0f", m.checkpoints.median())

@@ -13,7 +13,7 @@ import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
 /**
  * The one job both sinks run: the records' numbers from one source subtask, through {@link
- * CheckpointCompletions}, into the sink.
+ * JobTimes}, into the sink.
  */
 final class Jobs {
   private Jobs() {}
@@ -46,8 +46,8 @@ final class Jobs {
                 WatermarkStrategy.noWatermarks(),
                 "record numbers")
             .setParallelism(1) // one reader: a key's changes leave the source in order
-            .map(new CheckpointCompletions())
-            .name("checkpoint completions")
+            .map(new JobTimes())
+            .name("job times")
             .setParallelism(1); // chained to the source: the order stays
     sink.sink(numbers, records);
     return env.execute(sink.name());

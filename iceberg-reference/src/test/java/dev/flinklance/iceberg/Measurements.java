@@ -7,6 +7,7 @@ package dev.flinklance.iceberg;
  */
 final class Measurements {
   final Stats recordsPerSecond = new Stats();
+  final Stats sentPerSecond = new Stats();
   final Stats bytes = new Stats();
   final Stats commitMillisMedian = new Stats();
   final Stats commitMillisMax = new Stats();
@@ -20,8 +21,9 @@ final class Measurements {
   String filesPerTable = "-";
   String equalsModel = "-";
 
-  void addRound(double recordsPerSecond, long bytes, CommitLatency latency) {
+  void addRound(double recordsPerSecond, double sentPerSecond, long bytes, CommitLatency latency) {
     this.recordsPerSecond.add(recordsPerSecond);
+    this.sentPerSecond.add(sentPerSecond);
     this.bytes.add(bytes);
     Stats round = new Stats();
     round.addAll(latency.millis());
