@@ -21,15 +21,27 @@ interface DynamicSinkUnderTest {
   List<String> columns(String table);
 
   /**
-   * The checkpoint of each commit that brought rows, oldest first: of Lance's stamped sink commits,
-   * of Iceberg's snapshots (their {@code flink.max-committed-checkpoint-id}; not the empty snapshot
-   * Iceberg commits to create the table's branch).
+   * Each commit that brought rows, oldest first: Lance's stamped sink commits, Iceberg's snapshots
+   * with their {@code flink.max-committed-checkpoint-id} (not the empty snapshot Iceberg commits to
+   * create the table's branch).
    */
-  List<Long> committedCheckpoints(String table);
+  List<Commit> commits(String table);
+
+  /** The checkpoint of each commit that brought rows, oldest first. */
+  default List<Long> committedCheckpoints(String table) {
+    return commits(table).stream().map(Commit::checkpointId).toList();
+  }
 
   /** Versions of the table's metadata: Lance's manifests, Iceberg's metadata files. */
   long versions(String table);
 
   /** The table's directory: all its files, data and metadata. */
   Path tableDirectory(String table);
+
+  /**
+   * A table's commit: the checkpoint it committed, and when, as the table's history has it (Lance:
+   * the version's timestamp; Iceberg: the snapshot's {@code timestamp-ms}), in milliseconds since
+   * the epoch.
+   */
+  record Commit(long checkpointId, long millis) {}
 }

@@ -104,16 +104,16 @@ final class IcebergSide implements DynamicSinkUnderTest {
   }
 
   @Override
-  public List<Long> committedCheckpoints(String table) {
-    List<Long> checkpoints = new ArrayList<>();
+  public List<Commit> commits(String table) {
+    List<Commit> commits = new ArrayList<>();
     for (Snapshot snapshot : load(table).snapshots()) {
       // the one snapshot without: the empty one that creates the table's main branch
       String checkpoint = snapshot.summary().get("flink.max-committed-checkpoint-id");
       if (checkpoint != null) {
-        checkpoints.add(Long.valueOf(checkpoint));
+        commits.add(new Commit(Long.parseLong(checkpoint), snapshot.timestampMillis()));
       }
     }
-    return checkpoints;
+    return commits;
   }
 
   @Override

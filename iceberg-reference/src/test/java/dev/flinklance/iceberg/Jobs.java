@@ -11,7 +11,10 @@ import org.apache.flink.connector.datagen.source.DataGeneratorSource;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
 
-/** The one job both sinks run: the records' numbers from one source subtask into the sink. */
+/**
+ * The one job both sinks run: the records' numbers from one source subtask, through {@link
+ * JobTimes}, into the sink.
+ */
 final class Jobs {
   private Jobs() {}
 
@@ -42,7 +45,10 @@ final class Jobs {
                 new DataGeneratorSource<>(i -> i, records.count(), rate, Types.LONG),
                 WatermarkStrategy.noWatermarks(),
                 "record numbers")
-            .setParallelism(1); // one reader: a key's changes leave the source in order
+            .setParallelism(1) // one reader: a key's changes leave the source in order
+            .map(new JobTimes())
+            .name("job times")
+            .setParallelism(1); // chained to the source: the order stays
     sink.sink(numbers, records);
     return env.execute(sink.name());
   }

@@ -4,6 +4,7 @@ import dev.flinklance.sink.dynamic.DynamicLanceSink;
 import dev.flinklance.sink.dynamic.DynamicRecord;
 import dev.flinklance.testing.LanceTestTables;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
@@ -12,6 +13,7 @@ import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.api.common.functions.MapFunction;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.lance.Dataset;
+import org.lance.Version;
 
 /** {@link DynamicLanceSink} with its defaults; tables read back with plain lance-core. */
 final class LanceSide implements DynamicSinkUnderTest {
@@ -62,9 +64,17 @@ final class LanceSide implements DynamicSinkUnderTest {
   }
 
   @Override
-  public List<Long> committedCheckpoints(String table) {
+  public List<Commit> commits(String table) {
+    Map<Long, Long> millis = new HashMap<>();
+    // one open for all the versions' times (LanceTestTables.commitMillis opens one per version)
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open().allocator(allocator).uri(uri(table)).build()) {
+      for (Version version : dataset.listVersions()) {
+        millis.put(version.getId(), version.getDataTime().toInstant().toEpochMilli());
+      }
+    }
     return LanceTestTables.sinkCommits(uri(table)).stream()
-        .map(LanceTestTables.Commit::checkpointId)
+        .map(commit -> new Commit(commit.checkpointId(), millis.get(commit.version())))
         .toList();
   }
 

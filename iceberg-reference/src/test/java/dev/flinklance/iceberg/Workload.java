@@ -152,15 +152,12 @@ final class Workload implements Records {
     return model;
   }
 
-  String describe() {
-    return String.format(
-        "%,d records to %d tables (%s)",
-        count,
-        tables,
-        switch (keyed) {
-          case NONE -> "appended";
-          case ALL -> "upserts and deletes by key over " + keys + " keys a table";
-          case EVEN_TABLES -> "half appended, half changed by key";
-        });
+  /** What the records do to the tables, whatever their number. */
+  String kind() {
+    return switch (keyed) {
+      case NONE -> "appended";
+      case ALL -> "upserts and deletes by key over " + keys + " keys a table";
+      case EVEN_TABLES -> "half appended, half changed by key";
+    };
   }
 }

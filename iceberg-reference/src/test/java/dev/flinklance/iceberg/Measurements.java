@@ -1,0 +1,37 @@
+package dev.flinklance.iceberg;
+
+/**
+ * What the benchmark measured of one sink in one case (table count and pace) over the rounds, and
+ * of the last round's tables. Commit ms per round: the median and the max over that round's
+ * checkpoints, so that the printed "median (min-max)" is over rounds.
+ */
+final class Measurements {
+  final Stats recordsPerSecond = new Stats();
+  final Stats sentPerSecond = new Stats();
+  final Stats bytes = new Stats();
+  final Stats commitMillisMedian = new Stats();
+  final Stats commitMillisMax = new Stats();
+  final Stats checkpoints = new Stats();
+  int untimedCheckpoints;
+
+  /** Of the last round's tables, per table median (min-max): commits with rows, versions, files. */
+  String commitsPerTable = "-";
+
+  String versionsPerTable = "-";
+  String filesPerTable = "-";
+  String equalsModel = "-";
+
+  void addRound(double recordsPerSecond, double sentPerSecond, long bytes, CommitLatency latency) {
+    this.recordsPerSecond.add(recordsPerSecond);
+    this.sentPerSecond.add(sentPerSecond);
+    this.bytes.add(bytes);
+    Stats round = new Stats();
+    round.addAll(latency.millis());
+    if (!round.isEmpty()) {
+      commitMillisMedian.add(round.median());
+      commitMillisMax.add(round.max());
+    }
+    checkpoints.add(latency.millis().size());
+    untimedCheckpoints += latency.untimed();
+  }
+}
