@@ -20,19 +20,22 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
  * compaction with version cleanup:
  *
  * <ul>
- *   <li>{@code append <table> <rows> <rows-per-second> <compaction-options>}: ids {@code 0..rows-1}
- *       ({@link CheckpointedWriteJob#row}), rate-limited;
- *   <li>{@code upsert <table> <changes> <changes-per-second> <compaction-options> <keys>}: {@link
- *       #changelog}'s changes, upserted by {@code id};
- *   <li>{@code copy <source-table> <copy-table> <compaction-options>}: a streaming changelog read
- *       of the upsert table, upserted by {@code id} into a second table; runs until cancelled;
- *   <li>{@code lookup <upsert-table> <result-table> <probes> <probes-per-second> <keys>}: probes
- *       {@code 0..probes-1} (SQL datagen), each looking up key {@code probe % keys} in the upsert
- *       table (a SQL lookup join, the connector's defaults), appended to a result table.
+ *   <li>{@code append <storage-options> <table> <rows> <rows-per-second> <compaction-options>}: ids
+ *       {@code 0..rows-1} ({@link CheckpointedWriteJob#row}), rate-limited;
+ *   <li>{@code upsert <storage-options> <table> <changes> <changes-per-second> <compaction-options>
+ *       <keys>}: {@link #changelog}'s changes, upserted by {@code id};
+ *   <li>{@code copy <storage-options> <source-table> <copy-table> <compaction-options>}: a
+ *       streaming changelog read of the upsert table, upserted by {@code id} into a second table;
+ *       runs until cancelled;
+ *   <li>{@code lookup <storage-options> <upsert-table> <result-table> <probes> <probes-per-second>
+ *       <keys>}: probes {@code 0..probes-1} (SQL datagen), each looking up key {@code probe % keys}
+ *       in the upsert table (a SQL lookup join, the connector's defaults), appended to a result
+ *       table.
  * </ul>
  *
- * <p>{@code <compaction-options>} is {@code key=value,key=value} (the sink's {@code compaction.*}
- * keys).
+ * <p>The first argument after the job's name is the tables' storage options, {@code
+ * key=value,key=value} (empty for local tables), then the job's own; {@code <compaction-options>}
+ * is {@code key=value,key=value} (the sink's {@code compaction.*} keys).
  */
 public final class SoakJob {
   private static final long CHECKPOINT_MILLIS = 500;
@@ -44,28 +47,46 @@ public final class SoakJob {
     return new Changelog(changes, keys, keys / 2);
   }
 
-  public static void main(String[] args) throws Exception {
+  public static void main(String[] arguments) throws Exception {
+    Map<String, String> storage = options(arguments[1]);
+    String[] args = new String[arguments.length - 1];
+    args[0] = arguments[0];
+    System.arraycopy(arguments, 2, args, 1, arguments.length - 2);
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(CHECKPOINT_MILLIS);
     switch (args[0]) {
       case "append" ->
-          append(env, args[1], Long.parseLong(args[2]), Double.parseDouble(args[3]), args[4]);
+          append(
+              env, args[1], storage, Long.parseLong(args[2]), Double.parseDouble(args[3]), args[4]);
       case "upsert" ->
           upsert(
               env,
               args[1],
+              storage,
               changelog(Long.parseLong(args[2]), Long.parseLong(args[5])),
               Double.parseDouble(args[3]),
               args[4]);
-      case "copy" -> copy(env, args[1], args[2], args[3]);
+      case "copy" -> copy(env, args[1], args[2], storage, args[3]);
       case "lookup" ->
-          lookup(env, args[1], args[2], Long.parseLong(args[3]), args[4], Long.parseLong(args[5]));
+          lookup(
+              env,
+              args[1],
+              args[2],
+              storage,
+              Long.parseLong(args[3]),
+              args[4],
+              Long.parseLong(args[5]));
       default -> throw new IllegalArgumentException("unknown soak job " + args[0]);
     }
   }
 
   private static void append(
-      StreamExecutionEnvironment env, String table, long rows, double rate, String options)
+      StreamExecutionEnvironment env,
+      String table,
+      Map<String, String> storage,
+      long rows,
+      double rate,
+      String options)
       throws Exception {
     env.fromSource(
             new DataGeneratorSource<>(
@@ -79,6 +100,7 @@ public final class SoakJob {
         .sinkTo(
             LanceSink.forRowData(CheckpointedWriteJob.ROW)
                 .path(table)
+                .storageOptions(storage)
                 .commitUser("soak-append")
                 .options(options(options))
                 .build())
@@ -90,6 +112,7 @@ public final class SoakJob {
   private static void upsert(
       StreamExecutionEnvironment env,
       String table,
+      Map<String, String> storage,
       Changelog changelog,
       double rate,
       String options)
@@ -103,6 +126,7 @@ public final class SoakJob {
         .sinkTo(
             LanceSink.forRowData(Changelog.ROW_TYPE)
                 .path(table)
+                .storageOptions(storage)
                 .primaryKey("id")
                 .commitUser("soak-upsert")
                 .options(options(options))
@@ -114,10 +138,16 @@ public final class SoakJob {
   }
 
   private static void copy(
-      StreamExecutionEnvironment env, String source, String copy, String options) throws Exception {
+      StreamExecutionEnvironment env,
+      String source,
+      String copy,
+      Map<String, String> storage,
+      String options)
+      throws Exception {
     LanceSource changes =
         LanceSource.builder()
             .path(source)
+            .storageOptions(storage)
             .streaming()
             .discoveryInterval(Duration.ofSeconds(1))
             .changelog(true)
@@ -129,6 +159,7 @@ public final class SoakJob {
         .sinkTo(
             LanceSink.forRowData(changes.rowType())
                 .path(copy)
+                .storageOptions(storage)
                 .primaryKey("id")
                 .commitUser("soak-copy")
                 .options(options(options))
@@ -143,10 +174,14 @@ public final class SoakJob {
       StreamExecutionEnvironment env,
       String upsertTable,
       String resultTable,
+      Map<String, String> storage,
       long probes,
       String probesPerSecond,
       long keys) {
     StreamTableEnvironment tables = StreamTableEnvironment.create(env);
+    StringBuilder storageKeys = new StringBuilder();
+    storage.forEach(
+        (key, value) -> storageKeys.append(", 'storage.%s' = '%s'".formatted(key, value)));
     tables.executeSql(
         "CREATE TABLE probes (probe BIGINT NOT NULL, k AS probe % "
             + keys
@@ -160,12 +195,16 @@ public final class SoakJob {
         "CREATE TABLE upserted (id BIGINT NOT NULL, name STRING, version BIGINT, PRIMARY KEY (id)"
             + " NOT ENFORCED) WITH ('connector' = 'lance', 'path' = '"
             + upsertTable
-            + "')");
+            + "'"
+            + storageKeys
+            + ")");
     tables.executeSql(
         "CREATE TABLE looked_up (probe BIGINT NOT NULL, k BIGINT, name STRING, version BIGINT)"
             + " WITH ('connector' = 'lance', 'path' = '"
             + resultTable
-            + "', 'sink.commit-user' = 'soak-lookup')");
+            + "', 'sink.commit-user' = 'soak-lookup'"
+            + storageKeys
+            + ")");
     tables.executeSql(
         "INSERT INTO looked_up SELECT p.probe, p.k, u.name, u.version FROM probes AS p LEFT JOIN"
             + " upserted FOR SYSTEM_TIME AS OF p.proc AS u ON p.k = u.id");
@@ -173,6 +212,9 @@ public final class SoakJob {
 
   static Map<String, String> options(String keyValues) {
     Map<String, String> options = new LinkedHashMap<>();
+    if (keyValues.isEmpty()) {
+      return options;
+    }
     for (String pair : keyValues.split(",")) {
       int eq = pair.indexOf('=');
       options.put(pair.substring(0, eq).trim(), pair.substring(eq + 1).trim());

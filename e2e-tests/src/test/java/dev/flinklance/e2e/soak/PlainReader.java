@@ -5,6 +5,7 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
 import org.lance.Dataset;
+import org.lance.ReadOptions;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 
@@ -18,7 +19,7 @@ final class PlainReader implements Runnable {
   /** Query latencies and failures over an interval. */
   record Stats(int queries, long maxMillis, long meanMillis, List<String> failures) {}
 
-  private final List<String> tables;
+  private final List<TableProbe> tables;
   private final BufferAllocator allocator;
   private volatile boolean running = true;
   private int queries;
@@ -27,7 +28,7 @@ final class PlainReader implements Runnable {
   private final List<String> failures = new ArrayList<>();
   private final List<String> allFailures = new ArrayList<>();
 
-  PlainReader(List<String> tables, BufferAllocator allocator) {
+  PlainReader(List<TableProbe> tables, BufferAllocator allocator) {
     this.tables = tables;
     this.allocator = allocator;
   }
@@ -35,13 +36,13 @@ final class PlainReader implements Runnable {
   @Override
   public void run() {
     while (running) {
-      for (String table : tables) {
+      for (TableProbe table : tables) {
         long start = System.nanoTime();
         try {
           query(table);
           record((System.nanoTime() - start) / 1_000_000, null);
         } catch (RuntimeException e) {
-          record((System.nanoTime() - start) / 1_000_000, table + ": " + e);
+          record((System.nanoTime() - start) / 1_000_000, table.name() + ": " + e);
         }
       }
       try {
@@ -81,11 +82,17 @@ final class PlainReader implements Runnable {
     }
   }
 
-  private void query(String table) {
-    if (!java.nio.file.Files.isDirectory(java.nio.file.Path.of(table, "_versions"))) {
+  private void query(TableProbe table) {
+    if (!table.exists()) {
       return; // not created yet
     }
-    try (Dataset dataset = Dataset.open().allocator(allocator).uri(table).build()) {
+    try (Dataset dataset =
+        Dataset.open()
+            .allocator(allocator)
+            .uri(table.uri())
+            .readOptions(
+                new ReadOptions.Builder().setStorageOptions(table.storageOptions()).build())
+            .build()) {
       dataset.countRows();
       try (LanceScanner scanner =
               dataset.newScan(

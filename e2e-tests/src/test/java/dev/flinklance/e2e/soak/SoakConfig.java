@@ -13,6 +13,10 @@ import java.time.Duration;
  * @param smallFragments {@code compaction.trigger.small-fragments}
  * @param targetRowsPerFragment {@code compaction.target-rows-per-fragment}
  * @param warmUp RSS samples of a TaskManager's first this long are left out of its slope
+ * @param s3 the tables in S3TestServer's bucket instead of on local disk
+ * @param s3Delay with {@code s3}: how late the server answers every request
+ * @param s3FailureBurst with {@code s3}: how many requests in a row get 503 SlowDown, every {@code
+ *     s3BurstEvery}
  */
 public record SoakConfig(
     Duration duration,
@@ -25,7 +29,11 @@ public record SoakConfig(
     Duration cleanupOlderThan,
     int smallFragments,
     long targetRowsPerFragment,
-    Duration warmUp) {
+    Duration warmUp,
+    boolean s3,
+    Duration s3Delay,
+    int s3FailureBurst,
+    Duration s3BurstEvery) {
 
   /**
    * A slope over a shorter window than this is reported, not judged: RSS moves by tens of MB as the
@@ -49,10 +57,14 @@ public record SoakConfig(
         Long.parseLong(property("soak.upsert-rate", "300")),
         Long.parseLong(property("soak.keys", "10000")),
         Long.parseLong(property("soak.lookup-rate", "100")),
-        Duration.ofSeconds(Long.parseLong(property("soak.cleanup-older-than-seconds", "60"))),
+        Duration.ofSeconds(Long.parseLong(property("soak.cleanup-older-than-seconds", "120"))),
         16,
         50_000,
-        Duration.ofSeconds(Long.parseLong(property("soak.warm-up-seconds", "120"))));
+        Duration.ofSeconds(Long.parseLong(property("soak.warm-up-seconds", "120"))),
+        Boolean.parseBoolean(property("soak.s3", "false")),
+        Duration.ofMillis(Long.parseLong(property("soak.s3-delay-ms", "20"))),
+        Integer.parseInt(property("soak.s3-failure-burst", "20")),
+        Duration.ofSeconds(Long.parseLong(property("soak.s3-burst-every-seconds", "60"))));
   }
 
   /** The sink's {@code compaction.*} options, as {@code SoakJob} takes them. */

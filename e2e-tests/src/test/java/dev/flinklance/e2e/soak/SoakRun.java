@@ -8,6 +8,7 @@ import dev.flinklance.e2e.job.SoakJob;
 import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.JvmProcess;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.S3TestServer;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.PrintWriter;
@@ -24,6 +25,7 @@ import java.util.stream.Collectors;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.shaded.jackson2.com.fasterxml.jackson.databind.JsonNode;
 import org.apache.flink.table.data.RowData;
 import org.apache.flink.types.RowKind;
 import org.lance.JniLoader;
@@ -61,15 +63,23 @@ public final class SoakRun {
   private final Map<String, Long> taskManagerStarts = new HashMap<>();
   private final List<MemorySample> memory = new ArrayList<>();
   private final List<String> kills = new ArrayList<>();
+  // the jobs that read (copy, lookup) by name: why they failed; the run goes on without them
+  private final Map<String, String> readerFailures = new LinkedHashMap<>();
+  private final S3TestServer s3;
+  private final Map<String, String> storage;
 
   /**
    * @param cluster a running cluster with two TaskManagers of three slots each
    * @param dir an empty directory for the tables, the job jar and the CSV files
+   * @param s3 a started server to keep the tables in ({@link SoakConfig#s3}), or null: local disk
    */
-  public SoakRun(SoakConfig config, FlinkCluster cluster, Path dir, PrintStream out) {
+  public SoakRun(
+      SoakConfig config, FlinkCluster cluster, Path dir, S3TestServer s3, PrintStream out) {
     this.config = config;
     this.cluster = cluster;
     this.dir = dir;
+    this.s3 = s3;
+    this.storage = s3 == null ? Map.of() : s3.storageOptions();
     this.out = out;
     this.rest = cluster.rest();
     this.probe = new ClusterProbe(rest);
@@ -86,20 +96,30 @@ public final class SoakRun {
     String options = config.compactionOptions();
     out.printf(
         "soak: %s of writing, %d rows/s appended, %d changes/s over %d keys, %d lookups/s, a kill"
-            + " every %s, %s%n",
+            + " every %s, %s, %s%n",
         config.duration(),
         config.appendRowsPerSecond(),
         config.upsertChangesPerSecond(),
         config.keys(),
         config.lookupsPerSecond(),
         config.killEvery(),
-        options);
+        options,
+        s3 == null
+            ? "tables on local disk"
+            : String.format(
+                "tables in S3 (S3Proxy, every request %d ms late, %d in a row answered 503 every %s)",
+                config.s3Delay().toMillis(), config.s3FailureBurst(), config.s3BurstEvery()));
 
     try (BufferAllocator allocator = new RootAllocator()) {
       Map<String, TableProbe> tables = new LinkedHashMap<>();
       for (String name : List.of("append", "upsert", "copy")) {
-        tables.put(name, new TableProbe(name, dir.resolve(name + ".lance"), allocator));
+        tables.put(name, table(name, allocator));
       }
+      TableProbe lookups = table("lookups", allocator);
+      String storageArgument =
+          storage.entrySet().stream()
+              .map(e -> e.getKey() + "=" + e.getValue())
+              .collect(Collectors.joining(","));
       String appendTable = tables.get("append").uri();
       String upsertTable = tables.get("upsert").uri();
       String appendJob =
@@ -108,6 +128,7 @@ public final class SoakRun {
               job,
               List.of(
                   "append",
+                  storageArgument,
                   appendTable,
                   Long.toString(config.appendRows()),
                   Long.toString(config.appendRowsPerSecond()),
@@ -119,6 +140,7 @@ public final class SoakRun {
               job,
               List.of(
                   "upsert",
+                  storageArgument,
                   upsertTable,
                   Long.toString(config.upsertChanges()),
                   Long.toString(config.upsertChangesPerSecond()),
@@ -132,15 +154,19 @@ public final class SoakRun {
           () -> rest.jobStatus(upsertJob));
       String copyJob =
           rest.runJar(
-              jarId, job, List.of("copy", upsertTable, tables.get("copy").uri(), options), 1);
+              jarId,
+              job,
+              List.of("copy", storageArgument, upsertTable, tables.get("copy").uri(), options),
+              1);
       String lookupJob =
           rest.runJar(
               jarId,
               job,
               List.of(
                   "lookup",
+                  storageArgument,
                   upsertTable,
-                  lookupTable(),
+                  lookups.uri(),
                   Long.toString(config.lookups()),
                   Long.toString(config.lookupsPerSecond()),
                   Long.toString(config.keys())),
@@ -148,13 +174,16 @@ public final class SoakRun {
       Map<String, String> jobs =
           Map.of("append", appendJob, "upsert", upsertJob, "copy", copyJob, "lookup", lookupJob);
 
-      PlainReader reader = new PlainReader(List.of(appendTable, upsertTable), allocator);
+      PlainReader reader =
+          new PlainReader(List.of(tables.get("append"), tables.get("upsert")), allocator);
       Thread readerThread = new Thread(reader, "soak-plain-reader");
       readerThread.setDaemon(true);
       readerThread.start();
       try {
         observe(tables, jobs, reader);
-        awaitCopyCaughtUp(tables.get("copy").uri(), copyJob);
+        if (!readerFailures.containsKey("copy")) {
+          awaitCopyCaughtUp(tables.get("upsert"), tables.get("copy"), copyJob);
+        }
       } finally {
         reader.stop();
         readerThread.join(Duration.ofMinutes(1).toMillis());
@@ -163,8 +192,17 @@ public final class SoakRun {
       for (TableProbe table : tables.values()) {
         table.walk();
       }
-      return checks(tables, jobs, reader);
+      return checks(tables, lookups, jobs, reader);
     }
+  }
+
+  private TableProbe table(String name, BufferAllocator allocator) {
+    if (s3 == null) {
+      Path path = dir.resolve(name + ".lance");
+      return new TableProbe(name, path.toString(), storage, path, allocator);
+    }
+    String uri = s3.uri("soak/" + name + ".lance");
+    return new TableProbe(name, uri, storage, s3.localPath(uri), allocator);
   }
 
   /** Samples, prints and kills until both generators' jobs have finished. */
@@ -173,6 +211,7 @@ public final class SoakRun {
     long start = System.currentTimeMillis();
     long deadline = start + config.duration().toMillis() + SETTLE_TIMEOUT.toMillis() * 2;
     long nextKill = start + config.killEvery().toMillis();
+    long nextBurst = start + config.s3BurstEvery().toMillis();
     long lastKillBefore = start + config.duration().toMillis() - Duration.ofSeconds(30).toMillis();
     long lastSample = start;
     long lastAppendRows = 0;
@@ -202,11 +241,15 @@ public final class SoakRun {
       memoryCsv.println("seconds,taskmanager,rss_mb,heap_used_mb");
       while (!finished(jobs.get("append"))
           || !finished(jobs.get("upsert"))
-          || !finished(jobs.get("lookup"))) {
+          || !(finished(jobs.get("lookup")) || readerFailures.containsKey("lookup"))) {
         for (String name : jobs.keySet()) {
-          if (failed(jobs.get(name))) {
-            throw new IllegalStateException(
-                name + " job failed: " + rest.exceptionHistory(jobs.get(name)));
+          if (failed(jobs.get(name)) && !readerFailures.containsKey(name)) {
+            String cause = rootCause(jobs.get(name));
+            if (name.equals("append") || name.equals("upsert")) {
+              throw new IllegalStateException(name + " job failed: " + cause);
+            }
+            out.printf("[%5ds] the %s job failed: %s%n", elapsedSeconds(start), name, cause);
+            readerFailures.put(name, cause);
           }
         }
         long now = System.currentTimeMillis();
@@ -220,6 +263,13 @@ public final class SoakRun {
         if (now >= nextKill && now < lastKillBefore) {
           killAndReplace(jobs.get("upsert"), (now - start) / 1000);
           nextKill = System.currentTimeMillis() + config.killEvery().toMillis();
+        }
+        if (s3 != null && now >= nextBurst) {
+          out.printf(
+              "[%5ds] the next %d S3 requests answered 503%n",
+              (now - start) / 1000, config.s3FailureBurst());
+          s3.failNext(config.s3FailureBurst());
+          nextBurst = now + config.s3BurstEvery().toMillis();
         }
         if (now - lastSample >= config.sampleEvery().toMillis()) {
           double seconds = (now - lastSample) / 1000.0;
@@ -354,19 +404,19 @@ public final class SoakRun {
   }
 
   /** Waits until the copy holds exactly the upsert table's rows. */
-  private void awaitCopyCaughtUp(String copy, String copyJob) throws InterruptedException {
-    String upsert = dir.resolve("upsert.lance").toString();
-    Map<Long, List<Object>> source = Changelog.tableRows(upsert, Map.of());
+  private void awaitCopyCaughtUp(TableProbe upsert, TableProbe copy, String copyJob)
+      throws InterruptedException {
+    Map<Long, List<Object>> source = Changelog.tableRows(upsert.localUri(), Map.of());
     long start = System.currentTimeMillis();
     Await.until(
         "the streaming copy to catch up with the upsert table",
         SETTLE_TIMEOUT,
         () -> {
           if (failed(copyJob)) {
-            throw new IllegalStateException("copy job failed: " + rest.exceptionHistory(copyJob));
+            readerFailures.put("copy", rootCause(copyJob));
+            return true;
           }
-          return LanceTestTables.hasVersion(copy)
-              && Changelog.tableRows(copy, Map.of()).equals(source);
+          return copy.exists() && Changelog.tableRows(copy.localUri(), Map.of()).equals(source);
         },
         () -> rest.jobStatus(copyJob));
     out.printf(
@@ -375,11 +425,15 @@ public final class SoakRun {
   }
 
   private List<Check> checks(
-      Map<String, TableProbe> tables, Map<String, String> jobs, PlainReader reader) {
+      Map<String, TableProbe> tables,
+      TableProbe lookups,
+      Map<String, String> jobs,
+      PlainReader reader) {
     List<Check> checks = new ArrayList<>();
     long rows = config.appendRows();
     List<List<Object>> appended =
-        LanceTestTables.readColumns(tables.get("append").uri(), List.of("id", "payload"));
+        LanceTestTables.readColumns(
+            tables.get("append").localUri(), Map.of(), List.of("id", "payload"));
     List<Long> ids = appended.stream().map(r -> (Long) r.get(0)).sorted().toList();
     long badPayloads =
         appended.stream().filter(r -> !r.get(1).toString().equals("row-" + r.get(0))).count();
@@ -395,19 +449,34 @@ public final class SoakRun {
                 + " wrong payloads"));
     Map<Long, List<Object>> model =
         SoakJob.changelog(config.upsertChanges(), config.keys()).model();
-    Map<Long, List<Object>> upserted = Changelog.tableRows(tables.get("upsert").uri(), Map.of());
+    Map<Long, List<Object>> upserted =
+        Changelog.tableRows(tables.get("upsert").localUri(), Map.of());
     checks.add(
         new Check(
             "upsert table equals its reference model",
             upserted.equals(model),
             upserted.size() + " keys, model " + model.size()));
-    Map<Long, List<Object>> copied = Changelog.tableRows(tables.get("copy").uri(), Map.of());
+    if (readerFailures.containsKey("copy")) {
+      checks.add(
+          new Check(
+              "streaming copy equals the upsert table",
+              false,
+              "the copy job failed: " + readerFailures.get("copy")));
+    } else {
+      Map<Long, List<Object>> copied = Changelog.tableRows(tables.get("copy").localUri(), Map.of());
+      checks.add(
+          new Check(
+              "streaming copy equals the upsert table",
+              copied.equals(upserted),
+              copied.size() + " keys, source " + upserted.size()));
+    }
     checks.add(
-        new Check(
-            "streaming copy equals the upsert table",
-            copied.equals(upserted),
-            copied.size() + " keys, source " + upserted.size()));
-    checks.add(lookupCheck());
+        readerFailures.containsKey("lookup")
+            ? new Check(
+                "lookup join: every probe once, every row found one the changelog wrote for its key",
+                false,
+                "the lookup job failed: " + readerFailures.get("lookup"))
+            : lookupCheck(lookups));
 
     for (TableProbe table : tables.values()) {
       checks.addAll(tableChecks(table, table.name().equals("append") ? rows : config.keys()));
@@ -437,10 +506,11 @@ public final class SoakRun {
    * changelog wrote for that key (which one depends on when the lookup ran; a miss is a key deleted
    * or not yet inserted then).
    */
-  private Check lookupCheck() {
+  private Check lookupCheck(TableProbe lookups) {
     Changelog changelog = SoakJob.changelog(config.upsertChanges(), config.keys());
     List<List<Object>> rows =
-        LanceTestTables.readColumns(lookupTable(), List.of("probe", "k", "name", "version"));
+        LanceTestTables.readColumns(
+            lookups.localUri(), Map.of(), List.of("probe", "k", "name", "version"));
     List<Long> probes = rows.stream().map(r -> (Long) r.get(0)).sorted().toList();
     long hits = 0;
     List<List<Object>> wrong = new ArrayList<>();
@@ -475,10 +545,6 @@ public final class SoakRun {
             hits,
             wrong.size(),
             wrong.isEmpty() ? "" : ": " + wrong.subList(0, Math.min(5, wrong.size()))));
-  }
-
-  private String lookupTable() {
-    return dir.resolve("lookups.lance").toString();
   }
 
   /**
@@ -608,6 +674,32 @@ public final class SoakRun {
 
   private static String text(OptionalLong value) {
     return value.isPresent() ? Long.toString(value.getAsLong()) : "-";
+  }
+
+  /** The innermost cause of the job's last failure, with its message. */
+  private String rootCause(String job) {
+    try {
+      JsonNode root = rest.get("jobs/" + job + "/exceptions").path("exceptionHistory");
+      JsonNode entries = root.path("entries");
+      if (entries.isEmpty()) {
+        return rest.jobStatus(job);
+      }
+      List<String> causes =
+          entries
+              .get(0)
+              .path("stacktrace")
+              .asText()
+              .lines()
+              .filter(l -> l.startsWith("Caused by: ") || !l.startsWith("\t"))
+              .toList();
+      return causes.isEmpty() ? "(no stack trace)" : causes.get(causes.size() - 1);
+    } catch (RuntimeException e) {
+      return "(" + e + ")";
+    }
+  }
+
+  private static long elapsedSeconds(long start) {
+    return (System.currentTimeMillis() - start) / 1000;
   }
 
   private boolean finished(String job) {

@@ -14,6 +14,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -46,7 +47,11 @@ final class TableProbe {
     }
   }
 
+  private static final int READ_ATTEMPTS = 5;
+
   private final String name;
+  private final String uri;
+  private final Map<String, String> storageOptions;
   private final Path path;
   private final BufferAllocator allocator;
   private long walkedVersion;
@@ -56,8 +61,21 @@ final class TableProbe {
   private long lastCompactionMillis = -1;
   private int versionsMissed;
 
-  TableProbe(String name, Path path, BufferAllocator allocator) {
+  /**
+   * @param uri where the jobs and the plain reader find the table
+   * @param path where the table's files are on this machine (for a table in S3TestServer's bucket,
+   *     where the server keeps them): the probe reads the table there, so that its reads neither
+   *     wait for the server's injected delays nor take the injected failures meant for the jobs
+   */
+  TableProbe(
+      String name,
+      String uri,
+      Map<String, String> storageOptions,
+      Path path,
+      BufferAllocator allocator) {
     this.name = name;
+    this.uri = uri;
+    this.storageOptions = storageOptions;
     this.path = path;
     this.allocator = allocator;
   }
@@ -67,6 +85,15 @@ final class TableProbe {
   }
 
   String uri() {
+    return uri;
+  }
+
+  Map<String, String> storageOptions() {
+    return storageOptions;
+  }
+
+  /** The table's files on this machine, as a Lance URI that needs no storage options. */
+  String localUri() {
     return path.toString();
   }
 
@@ -83,6 +110,10 @@ final class TableProbe {
   }
 
   Shape sample() {
+    return retried(this::sampleOnce);
+  }
+
+  private Shape sampleOnce() {
     try (Dataset dataset = open()) {
       List<Fragment> fragments = dataset.getFragments();
       Set<String> referenced = files(fragments);
@@ -99,6 +130,14 @@ final class TableProbe {
 
   /** Reads every version committed since the last walk. */
   synchronized void walk() {
+    retried(
+        () -> {
+          walkOnce();
+          return null;
+        });
+  }
+
+  private void walkOnce() {
     try (Dataset dataset = open()) {
       long latest = dataset.version();
       Set<Long> kept =
@@ -141,6 +180,10 @@ final class TableProbe {
 
   /** Commit times of the versions kept, oldest first. */
   List<Long> keptVersionMillis() {
+    return retried(this::keptVersionMillisOnce);
+  }
+
+  private List<Long> keptVersionMillisOnce() {
     try (Dataset dataset = open()) {
       return dataset.listVersions().stream()
           .map(v -> v.getDataTime().toInstant().toEpochMilli())
@@ -151,6 +194,10 @@ final class TableProbe {
 
   /** Data files on disk that no kept version references. */
   synchronized List<Leftover> leftovers() {
+    return retried(this::leftoversOnce);
+  }
+
+  private List<Leftover> leftoversOnce() {
     Set<String> referenced = new HashSet<>();
     try (Dataset dataset = open()) {
       for (var version : dataset.listVersions()) {
@@ -171,8 +218,31 @@ final class TableProbe {
         .toList();
   }
 
+  /**
+   * Runs a read of the table again when it fails, as it does when a cleanup removes a version while
+   * Lance lists the versions ({@code listVersions} reads every manifest it lists, and fails with
+   * "not found" on one removed meanwhile).
+   */
+  private static <T> T retried(Supplier<T> read) {
+    for (int attempt = 1; ; attempt++) {
+      try {
+        return read.get();
+      } catch (Exception e) { // Lance throws IOException undeclared
+        if (attempt == READ_ATTEMPTS) {
+          throw new IllegalStateException("reading the table failed " + attempt + " times", e);
+        }
+      }
+      try {
+        Thread.sleep(200);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted", e);
+      }
+    }
+  }
+
   private Dataset open() {
-    return Dataset.open().allocator(allocator).uri(path.toString()).build();
+    return Dataset.open().allocator(allocator).uri(localUri()).build();
   }
 
   private static Set<String> files(List<Fragment> fragments) {
