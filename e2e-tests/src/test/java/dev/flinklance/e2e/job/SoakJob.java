@@ -23,7 +23,7 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
  *   <li>{@code append <storage-options> <table> <rows> <rows-per-second> <compaction-options>}: ids
  *       {@code 0..rows-1} ({@link CheckpointedWriteJob#row}), rate-limited;
  *   <li>{@code upsert <storage-options> <table> <changes> <changes-per-second> <compaction-options>
- *       <keys>}: {@link #changelog}'s changes, upserted by {@code id};
+ *       <keys>}: {@link UpsertChangelogJob#changelog}'s changes, upserted by {@code id};
  *   <li>{@code copy <storage-options> <source-table> <copy-table> <compaction-options>}: a
  *       streaming changelog read of the upsert table, upserted by {@code id} into a second table;
  *       runs until cancelled;
@@ -42,11 +42,6 @@ public final class SoakJob {
 
   private SoakJob() {}
 
-  /** The upsert job's changes; the driver derives its reference model from the same. */
-  public static Changelog changelog(long changes, long keys) {
-    return new Changelog(changes, keys, keys / 2);
-  }
-
   public static void main(String[] arguments) throws Exception {
     Map<String, String> storage = options(arguments[1]);
     String[] args = new String[arguments.length - 1];
@@ -63,7 +58,7 @@ public final class SoakJob {
               env,
               args[1],
               storage,
-              changelog(Long.parseLong(args[2]), Long.parseLong(args[5])),
+              UpsertChangelogJob.changelog(Long.parseLong(args[2]), Long.parseLong(args[5])),
               Double.parseDouble(args[3]),
               args[4]);
       case "copy" -> copy(env, args[1], args[2], storage, args[3]);
@@ -117,23 +112,15 @@ public final class SoakJob {
       double rate,
       String options)
       throws Exception {
-    env.fromSource(
-            changelog.source(RateLimiterStrategy.perSecond(rate)),
-            WatermarkStrategy.noWatermarks(),
-            "changelog")
-        .setParallelism(1) // one reader: the changes of a key leave the source in order
-        .uid("changelog")
-        .sinkTo(
-            LanceSink.forRowData(Changelog.ROW_TYPE)
-                .path(table)
-                .storageOptions(storage)
-                .primaryKey("id")
-                .commitUser("soak-upsert")
-                .options(options(options))
-                .build())
-        .setParallelism(1)
-        .uid("lance-sink")
-        .name("lance");
+    UpsertChangelogJob.changelogInto(
+        env,
+        changelog,
+        RateLimiterStrategy.perSecond(rate),
+        LanceSink.forRowData(Changelog.ROW_TYPE)
+            .path(table)
+            .storageOptions(storage)
+            .commitUser("soak-upsert")
+            .options(options(options)));
     env.execute("soak: changelog upserted into " + table);
   }
 

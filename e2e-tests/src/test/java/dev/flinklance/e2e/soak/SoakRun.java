@@ -5,6 +5,7 @@ import dev.flinklance.e2e.cluster.ConnectorJars;
 import dev.flinklance.e2e.cluster.FlinkCluster;
 import dev.flinklance.e2e.cluster.FlinkRestClient;
 import dev.flinklance.e2e.job.SoakJob;
+import dev.flinklance.e2e.job.UpsertChangelogJob;
 import dev.flinklance.testing.Changelog;
 import dev.flinklance.testing.JvmProcess;
 import dev.flinklance.testing.LanceTestTables;
@@ -448,7 +449,7 @@ public final class SoakRun {
                 + badPayloads
                 + " wrong payloads"));
     Map<Long, List<Object>> model =
-        SoakJob.changelog(config.upsertChanges(), config.keys()).model();
+        UpsertChangelogJob.changelog(config.upsertChanges(), config.keys()).model();
     Map<Long, List<Object>> upserted =
         Changelog.tableRows(tables.get("upsert").localUri(), Map.of());
     checks.add(
@@ -507,7 +508,7 @@ public final class SoakRun {
    * or not yet inserted then).
    */
   private Check lookupCheck(TableProbe lookups) {
-    Changelog changelog = SoakJob.changelog(config.upsertChanges(), config.keys());
+    Changelog changelog = UpsertChangelogJob.changelog(config.upsertChanges(), config.keys());
     List<List<Object>> rows =
         LanceTestTables.readColumns(
             lookups.localUri(), Map.of(), List.of("probe", "k", "name", "version"));
