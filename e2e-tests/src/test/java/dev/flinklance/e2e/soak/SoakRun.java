@@ -256,10 +256,12 @@ public final class SoakRun {
         long now = System.currentTimeMillis();
         if (now > deadline) {
           throw new IllegalStateException(
-              "the writing jobs did not finish in time: append "
+              "the bounded jobs did not finish in time: append "
                   + rest.jobStatus(jobs.get("append"))
                   + ", upsert "
-                  + rest.jobStatus(jobs.get("upsert")));
+                  + rest.jobStatus(jobs.get("upsert"))
+                  + ", lookup "
+                  + rest.jobStatus(jobs.get("lookup")));
         }
         if (now >= nextKill && now < lastKillBefore) {
           killAndReplace(jobs.get("upsert"), (now - start) / 1000);
