@@ -43,6 +43,7 @@ final class S3FrontHandler extends HandlerWrapper {
   private Predicate<S3Request> holdFilter = request -> false;
   private CountDownLatch heldTogether = new CountDownLatch(0);
   private volatile long uploadBytesPerSecond;
+  private volatile long delayMillis;
 
   S3FrontHandler(BlobStore blobStore, Connector raw) {
     this.blobStore = blobStore;
@@ -64,6 +65,10 @@ final class S3FrontHandler extends HandlerWrapper {
     uploadBytesPerSecond = bytesPerSecond;
   }
 
+  void delayRequests(Duration delay) {
+    delayMillis = delay.toMillis();
+  }
+
   synchronized int pendingFailures() {
     return failuresLeft;
   }
@@ -82,6 +87,7 @@ final class S3FrontHandler extends HandlerWrapper {
       throws IOException, ServletException {
     S3Request s3Request = parse(base);
     requests.add(s3Request);
+    delay();
     if (takeFailure(s3Request)) {
       reject(base, response, 503, "SlowDown", "Injected failure: please reduce your request rate.");
       return;
@@ -116,6 +122,18 @@ final class S3FrontHandler extends HandlerWrapper {
       super.handle(target, base, forwarded, response);
     } finally {
       lock.unlock();
+    }
+  }
+
+  private void delay() throws IOException {
+    long millis = delayMillis;
+    if (millis > 0) {
+      try {
+        Thread.sleep(millis);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new InterruptedIOException("interrupted while delaying a request");
+      }
     }
   }
 

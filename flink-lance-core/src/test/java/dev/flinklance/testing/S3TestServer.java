@@ -287,6 +287,16 @@ public final class S3TestServer implements BeforeAllCallback, AfterAllCallback, 
     front.throttleUploads(bytesPerSecond);
   }
 
+  /** Answers every request (on either S3 endpoint) {@code delay} late; zero turns it off. */
+  public void delayRequests(Duration delay) {
+    front.delayRequests(delay);
+  }
+
+  /** The file the object at {@code uri} (in {@link #BUCKET}) is kept in, or would be. */
+  public Path localPath(String uri) {
+    return directory.resolve(BUCKET).resolve(StoragePaths.objectKey(uri).key());
+  }
+
   /** How many injected failures are still to come. */
   public int pendingFailures() {
     return front.pendingFailures();

@@ -36,6 +36,7 @@ public final class FlinkCluster implements AutoCloseable {
   private static final String RESULT_PREFIX = "BASH_JAVA_UTILS_EXEC_RESULT:";
   private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
   private static final Duration STOP_GRACE = Duration.ofSeconds(15);
+  private static final String TASK_MANAGER_PREFIX = "taskmanager-";
 
   private final String name;
   private final Path home;
@@ -106,10 +107,22 @@ public final class FlinkCluster implements AutoCloseable {
     return tmpDir(taskManager.name());
   }
 
+  /** The TaskManager processes started so far that are still running, oldest first. */
+  public List<JvmProcess> runningTaskManagers() {
+    return processes.stream()
+        .filter(p -> p.name().startsWith(TASK_MANAGER_PREFIX) && p.isAlive())
+        .toList();
+  }
+
   /** {@code kill -9} of the TaskManager: no shutdown, no cleanup. */
   public void killTaskManager() throws InterruptedException {
-    LOG.info("kill -9 {} (pid {})", taskManager.name(), taskManager.pid());
-    taskManager.kill();
+    killTaskManager(taskManager);
+  }
+
+  /** {@code kill -9} of one of the TaskManagers. */
+  public void killTaskManager(JvmProcess process) throws InterruptedException {
+    LOG.info("kill -9 {} (pid {})", process.name(), process.pid());
+    process.kill();
   }
 
   /** Starts a TaskManager and waits until it has registered with the JobManager. */
@@ -122,7 +135,7 @@ public final class FlinkCluster implements AutoCloseable {
     if (taskManagerLaunch == null) {
       taskManagerLaunch = resourceParameters("GET_TM_RESOURCE_PARAMS");
     }
-    String processName = "taskmanager-" + ++taskManagersStarted;
+    String processName = TASK_MANAGER_PREFIX + ++taskManagersStarted;
     taskManager =
         launch(
             processName,

@@ -122,6 +122,14 @@ public final class FlinkRestClient {
     return post("jars/" + jarId + "/run", body).path("jobid").asText();
   }
 
+  /** {@code PATCH /jobs/<id>?mode=cancel}: cancels the job (returns at once). */
+  public void cancel(String jobId) {
+    send(
+        HttpRequest.newBuilder(base.resolve("jobs/" + jobId + "?mode=cancel"))
+            .method("PATCH", HttpRequest.BodyPublishers.noBody())
+            .build());
+  }
+
   public String jobStatus(String jobId) {
     return get("jobs/" + jobId).path("state").asText();
   }

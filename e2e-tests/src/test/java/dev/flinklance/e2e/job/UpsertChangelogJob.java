@@ -1,11 +1,13 @@
 package dev.flinklance.e2e.job;
 
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.testing.Changelog;
 import java.util.List;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.connector.source.util.ratelimit.RateLimiterStrategy;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
+import org.apache.flink.table.data.RowData;
 
 /**
  * The upsert job the e2e tests submit over REST: {@link Changelog}'s deterministic changes
@@ -27,6 +29,20 @@ public final class UpsertChangelogJob {
     return new Changelog(changes, keys, keys / 2);
   }
 
+  /** The changes from one checkpointed reader, in order, upserted by {@code id} into the sink. */
+  static void changelogInto(
+      StreamExecutionEnvironment env,
+      Changelog changelog,
+      RateLimiterStrategy rateLimit,
+      LanceSinkBuilder<RowData> sink) {
+    env.fromSource(changelog.source(rateLimit), WatermarkStrategy.noWatermarks(), "changelog")
+        .setParallelism(1) // one reader: the changes of a key leave the source in order
+        .uid("changelog")
+        .sinkTo(sink.primaryKey("id").build())
+        .uid("lance-sink")
+        .name("lance");
+  }
+
   public static void main(String[] args) throws Exception {
     String table = args[0];
     Changelog changelog = changelog(Long.parseLong(args[1]), Long.parseLong(args[2]));
@@ -35,20 +51,11 @@ public final class UpsertChangelogJob {
 
     StreamExecutionEnvironment env = StreamExecutionEnvironment.getExecutionEnvironment();
     env.enableCheckpointing(300);
-    env.fromSource(
-            changelog.source(RateLimiterStrategy.perCheckpoint(perCheckpoint)),
-            WatermarkStrategy.noWatermarks(),
-            "changelog")
-        .setParallelism(1) // one reader: the changes of a key leave the source in order
-        .uid("changelog")
-        .sinkTo(
-            LanceSink.forRowData(Changelog.ROW_TYPE)
-                .path(table)
-                .primaryKey("id")
-                .commitUser(commitUser)
-                .build())
-        .uid("lance-sink")
-        .name("lance");
+    changelogInto(
+        env,
+        changelog,
+        RateLimiterStrategy.perCheckpoint(perCheckpoint),
+        LanceSink.forRowData(Changelog.ROW_TYPE).path(table).commitUser(commitUser));
     env.execute("e2e: changelog upserted into " + table);
   }
 }
