@@ -139,6 +139,9 @@ public final class SoakJob {
             .discoveryInterval(Duration.ofSeconds(1))
             .changelog(true)
             .primaryKey("id")
+            // the upsert job's cleanup keeps what the copy has not read yet: without it the copy,
+            // once behind the cleanup window, failed for good (a version's manifest gone)
+            .consumerId("soak-copy")
             .build();
     env.fromSource(changes, WatermarkStrategy.noWatermarks(), "changes of " + source)
         .setParallelism(1) // a changelog read has one reader: keep its order to the sink
