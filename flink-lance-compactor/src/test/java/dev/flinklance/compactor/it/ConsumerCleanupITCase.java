@@ -12,6 +12,7 @@ import dev.flinklance.files.TableFiles;
 import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.testing.Await;
+import dev.flinklance.testing.EmittedRows;
 import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
@@ -19,7 +20,6 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -313,7 +313,6 @@ class ConsumerCleanupITCase {
    */
   private static final class Emitted implements MapFunction<RowData, RowData> {
     private static final long serialVersionUID = 1L;
-    private static final Map<String, List<String>> ROWS = new ConcurrentHashMap<>();
     private static final Set<String> FAILED = ConcurrentHashMap.newKeySet();
     private final String token;
     private final long failAt;
@@ -328,10 +327,7 @@ class ConsumerCleanupITCase {
     }
 
     static List<String> rows(String token) {
-      List<String> rows = ROWS.getOrDefault(token, List.of());
-      synchronized (rows) {
-        return List.copyOf(rows);
-      }
+      return EmittedRows.of(token);
     }
 
     @Override
@@ -345,8 +341,7 @@ class ConsumerCleanupITCase {
       if (id == failAt && FAILED.add(token)) {
         throw new IllegalStateException("injected failure at row " + failAt);
       }
-      ROWS.computeIfAbsent(token, t -> Collections.synchronizedList(new ArrayList<>()))
-          .add(TestRows.change(row));
+      EmittedRows.add(token, TestRows.change(row));
       return row;
     }
   }

@@ -11,17 +11,16 @@ import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.source.OnSchemaChange;
 import dev.flinklance.source.testing.StoppedJobs;
 import dev.flinklance.testing.Await;
+import dev.flinklance.testing.EmittedRows;
 import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import java.util.stream.LongStream;
 import org.apache.arrow.memory.BufferAllocator;
@@ -192,14 +191,10 @@ class StreamingSchemaChangeITCase {
   /** Records the rows (id and the second column) as they leave the reader it is chained to. */
   private static final class Recorded implements MapFunction<RowData, String> {
     private static final long serialVersionUID = 1L;
-    private static final Map<String, List<String>> ROWS = new ConcurrentHashMap<>();
     private final String token = UUID.randomUUID().toString();
 
     List<String> rows() {
-      List<String> rows = ROWS.getOrDefault(token, List.of());
-      synchronized (rows) {
-        return List.copyOf(rows);
-      }
+      return EmittedRows.of(token);
     }
 
     @Override
@@ -211,8 +206,7 @@ class StreamingSchemaChangeITCase {
               + ", "
               + (row.isNullAt(1) ? "null" : row.getString(1).toString())
               + "]";
-      ROWS.computeIfAbsent(token, t -> Collections.synchronizedList(new ArrayList<>()))
-          .add(formatted);
+      EmittedRows.add(token, formatted);
       return formatted;
     }
   }

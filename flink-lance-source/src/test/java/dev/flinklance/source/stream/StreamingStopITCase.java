@@ -9,17 +9,16 @@ import dev.flinklance.source.LanceSource;
 import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.source.testing.StoppedJobs;
 import dev.flinklance.testing.Await;
+import dev.flinklance.testing.EmittedRows;
 import dev.flinklance.testing.TestClusters;
 import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.LongStream;
 import org.apache.flink.api.common.eventtime.WatermarkStrategy;
 import org.apache.flink.api.common.functions.MapFunction;
@@ -153,7 +152,6 @@ class StreamingStopITCase {
    */
   private static final class Emitted implements MapFunction<RowData, RowData> {
     private static final long serialVersionUID = 1L;
-    private static final Map<String, List<String>> ROWS = new ConcurrentHashMap<>();
     private final String token;
     private final long pauseMillis;
 
@@ -163,16 +161,12 @@ class StreamingStopITCase {
     }
 
     static List<String> rows(String token) {
-      List<String> rows = ROWS.getOrDefault(token, List.of());
-      synchronized (rows) {
-        return List.copyOf(rows);
-      }
+      return EmittedRows.of(token);
     }
 
     @Override
     public RowData map(RowData row) throws InterruptedException {
-      ROWS.computeIfAbsent(token, t -> Collections.synchronizedList(new ArrayList<>()))
-          .add(TestRows.change(row));
+      EmittedRows.add(token, TestRows.change(row));
       Thread.sleep(pauseMillis);
       return row;
     }
