@@ -1,5 +1,6 @@
 package dev.flinklance.iceberg;
 
+import dev.flinklance.testing.Spread;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -243,7 +244,7 @@ public final class DynamicSinkComparison {
 
   /** Median (min-max) of a number per table. */
   private static String perTable(Workload workload, Function<String, Number> perTable) {
-    Stats stats = new Stats();
+    Spread stats = new Spread();
     for (String table : workload.tables()) {
       stats.add(perTable.apply(table).doubleValue());
     }

@@ -1,17 +1,19 @@
 package dev.flinklance.iceberg;
 
+import dev.flinklance.testing.Spread;
+
 /**
  * What the benchmark measured of one sink in one case (table count and pace) over the rounds, and
  * of the last round's tables. Commit ms per round: the median and the max over that round's
  * checkpoints, so that the printed "median (min-max)" is over rounds.
  */
 final class Measurements {
-  final Stats recordsPerSecond = new Stats();
-  final Stats sentPerSecond = new Stats();
-  final Stats bytes = new Stats();
-  final Stats commitMillisMedian = new Stats();
-  final Stats commitMillisMax = new Stats();
-  final Stats checkpoints = new Stats();
+  final Spread recordsPerSecond = new Spread();
+  final Spread sentPerSecond = new Spread();
+  final Spread bytes = new Spread();
+  final Spread commitMillisMedian = new Spread();
+  final Spread commitMillisMax = new Spread();
+  final Spread checkpoints = new Spread();
   int untimedCheckpoints;
 
   /** Of the last round's tables, per table median (min-max): commits with rows, versions, files. */
@@ -25,7 +27,7 @@ final class Measurements {
     this.recordsPerSecond.add(recordsPerSecond);
     this.sentPerSecond.add(sentPerSecond);
     this.bytes.add(bytes);
-    Stats round = new Stats();
+    Spread round = new Spread();
     round.addAll(latency.millis());
     if (!round.isEmpty()) {
       commitMillisMedian.add(round.median());

@@ -4,6 +4,7 @@ import dev.flinklance.compactor.testing.DynamicTables;
 import dev.flinklance.sink.dynamic.DynamicLanceSink;
 import dev.flinklance.sink.dynamic.DynamicLanceSinkBuilder;
 import dev.flinklance.testing.LanceTestTables;
+import dev.flinklance.testing.Spread;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -175,18 +176,17 @@ public final class DynamicCompactionBenchmark {
         spread(ingest, "%.2f"), spread(read, "%.2f"));
   }
 
-  /** Median (min-max). */
+  private static Spread spreadOf(List<Double> values) {
+    Spread spread = new Spread();
+    spread.addAll(values);
+    return spread;
+  }
+
   private static String spread(List<Double> values, String format) {
-    return String.format(
-        format + " (" + format + "-" + format + ")",
-        median(values),
-        values.stream().mapToDouble(Double::doubleValue).min().orElse(Double.NaN),
-        values.stream().mapToDouble(Double::doubleValue).max().orElse(Double.NaN));
+    return spreadOf(values).format(format);
   }
 
   private static double median(List<Double> values) {
-    List<Double> sorted = values.stream().sorted().toList();
-    int n = sorted.size();
-    return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
+    return spreadOf(values).median();
   }
 }

@@ -8,6 +8,7 @@ import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.testing.BenchRows;
+import dev.flinklance.testing.Spread;
 import dev.flinklance.testing.TableMetrics;
 import java.io.IOException;
 import java.nio.ByteBuffer;

@@ -1,22 +1,29 @@
-package dev.flinklance.sink.bench;
+package dev.flinklance.testing;
 
 import java.util.ArrayList;
 import java.util.List;
 
-/** Repeated measurements of one quantity: min, median and max, and ratios of medians. */
-final class Spread {
+/**
+ * Repeated measurements of one quantity, as the benchmarks print them: min, median and max, and
+ * ratios round by round.
+ */
+public final class Spread {
   private final List<Double> values = new ArrayList<>();
 
-  void add(double value) {
+  public void add(double value) {
     values.add(value);
   }
 
+  public void addAll(List<? extends Number> more) {
+    more.forEach(value -> add(value.doubleValue()));
+  }
+
   /** The values in the order they were measured. */
-  List<Double> inOrder() {
+  public List<Double> inOrder() {
     return List.copyOf(values);
   }
 
-  boolean isEmpty() {
+  public boolean isEmpty() {
     return values.isEmpty();
   }
 
@@ -26,17 +33,17 @@ final class Spread {
     return sorted;
   }
 
-  double min() {
+  public double min() {
     return sorted().get(0);
   }
 
-  double median() {
+  public double median() {
     List<Double> sorted = sorted();
     int n = sorted.size();
     return n % 2 == 1 ? sorted.get(n / 2) : (sorted.get(n / 2 - 1) + sorted.get(n / 2)) / 2;
   }
 
-  double max() {
+  public double max() {
     return sorted().get(values.size() - 1);
   }
 
@@ -44,7 +51,7 @@ final class Spread {
    * Ratios of this to {@code other} repetition by repetition (both measured in the same rounds):
    * their min, median and max show how far one round's ratio is from another's.
    */
-  Spread ratioTo(Spread other) {
+  public Spread ratioTo(Spread other) {
     Spread ratios = new Spread();
     for (int i = 0; i < Math.min(values.size(), other.values.size()); i++) {
       ratios.add(values.get(i) / other.values.get(i));
@@ -52,8 +59,10 @@ final class Spread {
     return ratios;
   }
 
-  /** "median (min-max)" with the given format for each number. */
-  String format(String number) {
-    return String.format(number + " (" + number + "-" + number + ")", median(), min(), max());
+  /** "median (min-max)" with the given format for each number; "-" without measurements. */
+  public String format(String number) {
+    return isEmpty()
+        ? "-"
+        : String.format(number + " (" + number + "-" + number + ")", median(), min(), max());
   }
 }
