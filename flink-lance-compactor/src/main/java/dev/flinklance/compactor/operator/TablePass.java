@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * trigger fires, a plan, its rewrites and their {@link PlanCompletion}. The single-table pipeline
  * spreads these over a planner, rewrite workers and a committer with state in every checkpoint; a
  * table among hundreds gets them in one go and no state: a pass cut short by a failure is planned
- * again, and the files its rewrites wrote, which no version references, go with version cleanup.
+ * again; the files its rewrites wrote are referenced by no version (Lance's cleanup removes such
+ * files once they are 7 days old).
  */
 final class TablePass {
   private static final Logger LOG = LoggerFactory.getLogger(TablePass.class);
