@@ -18,7 +18,7 @@ final class UnreachableTableFiles implements TableFiles {
     this.reason =
         Secrets.redact(
             String.format(
-                "Lance table '%s': cannot reach its row-lineage side files and consumer registrations: %s",
+                "Lance table '%s': cannot reach its row-lineage side files, consumer registrations and key files: %s",
                 uri, cause.getMessage()));
     this.cause = cause;
   }

@@ -12,6 +12,7 @@ import static dev.flinklance.sink.LanceSinkOptions.SINK_ON_INVALID_RECORD;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_SCHEMA_EVOLUTION;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_KEY_INDEX;
 import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_MAX_BUFFER_SIZE;
+import static dev.flinklance.sink.LanceSinkOptions.SINK_UPSERT_MAX_INLINE_KEYS_SIZE;
 
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.TableLayout;
@@ -51,6 +52,7 @@ public final class LanceSinkConfig implements Serializable {
   private final PrimaryKey primaryKey;
   private final long upsertMaxBufferBytes;
   private final boolean upsertKeyIndex;
+  private final long upsertMaxInlineKeysBytes;
 
   private LanceSinkConfig(Configuration conf, boolean overwrite, PrimaryKey primaryKey) {
     this.options = new Configuration(conf);
@@ -86,6 +88,7 @@ public final class LanceSinkConfig implements Serializable {
         SINK_UPSERT_MAX_BUFFER_SIZE,
         "must be at least 2 mb, got " + conf.get(SINK_UPSERT_MAX_BUFFER_SIZE));
     this.upsertKeyIndex = conf.get(SINK_UPSERT_KEY_INDEX);
+    this.upsertMaxInlineKeysBytes = conf.get(SINK_UPSERT_MAX_INLINE_KEYS_SIZE).getBytes();
   }
 
   /**
@@ -206,6 +209,10 @@ public final class LanceSinkConfig implements Serializable {
 
   public long upsertMaxBufferBytes() {
     return upsertMaxBufferBytes;
+  }
+
+  public long upsertMaxInlineKeysBytes() {
+    return upsertMaxInlineKeysBytes;
   }
 
   /** Whether the committer builds and keeps the key's BTree indexes. */

@@ -117,6 +117,19 @@ public final class LanceSinkOptions {
                   + " changes do not fit fails the job, naming this option: checkpoint more often,"
                   + " raise the sink's parallelism, or raise this (and the TaskManager's memory).");
 
+  public static final ConfigOption<MemorySize> SINK_UPSERT_MAX_INLINE_KEYS_SIZE =
+      ConfigOptions.key("sink.upsert.max-inline-keys-size")
+          .memoryType()
+          .defaultValue(MemorySize.parse("256kb"))
+          .withDescription(
+              "A sink with a primary key: the most bytes of changed keys one checkpoint's pending"
+                  + " commit carries in Flink's state, shared by the writer subtasks. A subtask"
+                  + " whose changed keys take more writes them to a key file under the table's"
+                  + " _keys/ directory (local disk and S3; other stores keep them inline), named"
+                  + " in the commit and deleted once it landed, so that the state of a checkpoint"
+                  + " stays small however many keys it changed (Flink's default checkpoint storage"
+                  + " takes at most 5 MB). 0: always a key file.");
+
   public static final ConfigOption<Boolean> SINK_UPSERT_KEY_INDEX =
       ConfigOptions.key("sink.upsert.key-index")
           .booleanType()

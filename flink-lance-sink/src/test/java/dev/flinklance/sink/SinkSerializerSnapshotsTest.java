@@ -11,6 +11,7 @@ import dev.flinklance.sink.dynamic.DynamicCommittableSerializer;
 import dev.flinklance.sink.dynamic.TableName;
 import dev.flinklance.sink.dynamic.TableWriteResult;
 import dev.flinklance.sink.dynamic.TableWriteResultSerializer;
+import dev.flinklance.sink.keys.ChangedKeys;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.LanceWriteResultSerializer;
 import dev.flinklance.testing.FragmentFixtures;
@@ -31,6 +32,8 @@ import org.apache.flink.table.types.logical.RowType;
 class SinkSerializerSnapshotsTest extends SerializerSnapshots {
   private static final LanceCommittableSerializer COMMITTABLES = new LanceCommittableSerializer();
   private static final LanceWriteResultSerializer WRITE_RESULTS = new LanceWriteResultSerializer();
+  private static final TableWriteResultSerializer TABLE_WRITE_RESULTS =
+      new TableWriteResultSerializer();
   private static final DynamicCommittableSerializer DYNAMIC_COMMITTABLES =
       new DynamicCommittableSerializer();
   private static final RowType KEY_TYPE =
@@ -45,29 +48,46 @@ class SinkSerializerSnapshotsTest extends SerializerSnapshots {
   protected List<Snapshot<?>> snapshots() {
     return List.of(
         Snapshot.older("lance-committable-append", COMMITTABLES, 2, append()),
+        Snapshot.older("lance-committable-append", COMMITTABLES, 3, append()),
+        Snapshot.older("lance-committable-upsert", COMMITTABLES, 3, upsert(inlineKeys())),
         Snapshot.current("lance-committable-append", COMMITTABLES, append()),
-        Snapshot.current("lance-committable-upsert", COMMITTABLES, upsert()),
+        Snapshot.current("lance-committable-upsert", COMMITTABLES, upsert(inlineKeys())),
+        Snapshot.current("lance-committable-upsert-key-files", COMMITTABLES, upsert(keyFiles())),
+        Snapshot.refused("lance-write-result-upsert", WRITE_RESULTS, 2),
+        Snapshot.refused("lance-write-result-empty", WRITE_RESULTS, 2),
         Snapshot.current(
             "lance-write-result-upsert",
             WRITE_RESULTS,
-            new LanceWriteResult(FragmentFixtures.all(), keys())),
+            new LanceWriteResult(FragmentFixtures.all(), keyFiles())),
         Snapshot.current(
-            "lance-write-result-empty", WRITE_RESULTS, new LanceWriteResult(List.of(), List.of())),
-        Snapshot.current(
+            "lance-write-result-empty",
+            WRITE_RESULTS,
+            new LanceWriteResult(List.of(), ChangedKeys.NONE)),
+        Snapshot.older(
             "dynamic-committable-upsert",
             DYNAMIC_COMMITTABLES,
-            new DynamicCommittable(new TableName("db-ü", "t\uD83D\uDE00"), KEY_TYPE, upsert())),
+            1,
+            dynamicUpsert(upsert(inlineKeys()))),
+        Snapshot.older("dynamic-committable-append", DYNAMIC_COMMITTABLES, 1, dynamicAppend()),
         Snapshot.current(
-            "dynamic-committable-append",
-            DYNAMIC_COMMITTABLES,
-            new DynamicCommittable(new TableName("db", "t"), null, append())),
+            "dynamic-committable-upsert", DYNAMIC_COMMITTABLES, dynamicUpsert(upsert(keyFiles()))),
+        Snapshot.current("dynamic-committable-append", DYNAMIC_COMMITTABLES, dynamicAppend()),
+        Snapshot.refused("table-write-result-upsert", TABLE_WRITE_RESULTS, 1),
         Snapshot.current(
             "table-write-result-upsert",
-            new TableWriteResultSerializer(),
+            TABLE_WRITE_RESULTS,
             new TableWriteResult(
                 new TableName("db", "t"),
                 KEY_TYPE,
-                new LanceWriteResult(FragmentFixtures.all(), keys()))));
+                new LanceWriteResult(FragmentFixtures.all(), keyFiles()))));
+  }
+
+  private static DynamicCommittable dynamicUpsert(LanceCommittable upsert) {
+    return new DynamicCommittable(new TableName("db-ü", "t\uD83D\uDE00"), KEY_TYPE, upsert);
+  }
+
+  private static DynamicCommittable dynamicAppend() {
+    return new DynamicCommittable(new TableName("db", "t"), null, append());
   }
 
   @Override
@@ -85,13 +105,26 @@ class SinkSerializerSnapshotsTest extends SerializerSnapshots {
   }
 
   /** An overwriting upsert into a table that did not exist, without a job id. */
-  private static LanceCommittable upsert() {
+  private static LanceCommittable upsert(ChangedKeys keys) {
     return new LanceCommittable(
         new CommitStamp("", "r", 1, Long.MIN_VALUE, null),
         VersionMark.NO_TABLE,
         true,
         List.of(FragmentFixtures.bare()),
-        keys());
+        keys);
+  }
+
+  private static ChangedKeys inlineKeys() {
+    return ChangedKeys.inline(keys());
+  }
+
+  /** Keys inline and in two files, one of them with a unicode name and as many keys as fit. */
+  private static ChangedKeys keyFiles() {
+    return new ChangedKeys(
+        keys(),
+        List.of(
+            new ChangedKeys.KeyFile("_keys/0f8e-ü.keys", Integer.MAX_VALUE),
+            new ChangedKeys.KeyFile("_keys/a.keys", 1)));
   }
 
   /** Keys of every kind: integers at both ends, unicode and empty strings, dates before 1970. */

@@ -4,9 +4,9 @@ import dev.flinklance.access.TableRef;
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.errors.PermanentDatasetException;
-import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.committer.LanceCommittable;
+import dev.flinklance.sink.keys.ChangedKeys;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import java.util.ArrayList;
 import java.util.List;
@@ -172,7 +172,8 @@ public final class CommitAggregator
     String jobId = getRuntimeContext().getJobInfo().getJobId().toString();
     CommitStamp stamp = new CommitStamp(commitUser, run, ++runSeq, checkpointId, jobId);
     LanceCommittable committable =
-        new LanceCommittable(stamp, runStart, overwrite, writes.fragments, writes.removedKeys);
+        new LanceCommittable(
+            stamp, runStart, overwrite, writes.fragments, ChangedKeys.concat(writes.removedKeys));
     output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, checkpointId, 1, 0)));
     output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, checkpointId, 0)));
   }
@@ -183,11 +184,13 @@ public final class CommitAggregator
    */
   private static final class CheckpointWrites {
     final List<FragmentMetadata> fragments = new ArrayList<>();
-    final List<RowKey> removedKeys = new ArrayList<>();
+    final List<ChangedKeys> removedKeys = new ArrayList<>();
 
     void add(LanceWriteResult result) {
       fragments.addAll(result.fragments());
-      removedKeys.addAll(result.removedKeys());
+      if (!result.removedKeys().isEmpty()) {
+        removedKeys.add(result.removedKeys());
+      }
     }
 
     /** A checkpoint that only deleted keys has keys and no fragments, and still commits. */

@@ -3,6 +3,7 @@ package dev.flinklance.sink.committer;
 import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.index.KeyLookup;
 import dev.flinklance.key.PrimaryKey;
+import dev.flinklance.key.RowKey;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -24,9 +25,13 @@ import org.lance.operation.Update;
  */
 record KeyedUpdate(Update operation, long removedRows, KeyLookup.Found lookup, long lookupMs) {
 
-  static KeyedUpdate plan(Dataset version, PrimaryKey key, LanceCommittable committable) {
+  /**
+   * @param keys the committable's removed keys, read from its key files
+   */
+  static KeyedUpdate plan(
+      Dataset version, PrimaryKey key, LanceCommittable committable, List<RowKey> keys) {
     long start = System.nanoTime();
-    KeyLookup.Found found = KeyLookup.find(version, key, committable.removedKeys());
+    KeyLookup.Found found = KeyLookup.find(version, key, keys);
     long lookupMs = (System.nanoTime() - start) / 1_000_000;
     List<Long> removed = new ArrayList<>();
     List<FragmentMetadata> updated = new ArrayList<>();

@@ -2,7 +2,7 @@ package dev.flinklance.sink.committer;
 
 import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
-import dev.flinklance.key.RowKey;
+import dev.flinklance.sink.keys.ChangedKeys;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.lance.FragmentMetadata;
@@ -17,7 +17,8 @@ import org.lance.FragmentMetadata;
  * @param overwrite commit as an Overwrite (the table's rows become exactly {@code fragments})
  *     instead of an Append
  * @param removedKeys for a sink with a primary key: the keys whose rows in the table the commit
- *     deletes (every key the checkpoint upserted or deleted); the commit is then an Update
+ *     deletes (every key the checkpoint upserted or deleted), inline or in key files; the commit is
+ *     then an Update
  */
 @Internal
 public record LanceCommittable(
@@ -25,11 +26,10 @@ public record LanceCommittable(
     VersionMark runStart,
     boolean overwrite,
     List<FragmentMetadata> fragments,
-    List<RowKey> removedKeys) {
+    ChangedKeys removedKeys) {
 
   public LanceCommittable {
     fragments = List.copyOf(fragments);
-    removedKeys = List.copyOf(removedKeys);
   }
 
   /** A committable of an appending sink. */
@@ -38,7 +38,7 @@ public record LanceCommittable(
       VersionMark runStart,
       boolean overwrite,
       List<FragmentMetadata> fragments) {
-    this(stamp, runStart, overwrite, fragments, List.of());
+    this(stamp, runStart, overwrite, fragments, ChangedKeys.NONE);
   }
 
   public long checkpointId() {
@@ -66,6 +66,6 @@ public record LanceCommittable(
         overwrite ? "overwrite" : upserts() ? "upsert" : "append",
         fragments.size(),
         rowCount(),
-        upserts() ? ", keys=" + removedKeys.size() : "");
+        upserts() ? ", keys=" + removedKeys.count() : "");
   }
 }

@@ -62,6 +62,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
 
   private TableIdentity identity;
   private boolean keyIndexChecked;
+  private boolean orphanedKeyFilesRemoved;
 
   public LanceCommitter(LanceSinkConfig config, CommitterInitContext context) {
     this(
@@ -83,6 +84,10 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
   @Override
   public void commit(Collection<CommitRequest<LanceCommittable>> requests)
       throws InterruptedException {
+    if (!orphanedKeyFilesRemoved) {
+      stampedCommit.removeOrphanedKeyFiles();
+      orphanedKeyFilesRemoved = true;
+    }
     List<CommitRequest<LanceCommittable>> ordered = new ArrayList<>(requests);
     ordered.sort(
         Comparator.comparingLong(
@@ -95,6 +100,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
       if (isInTable(committable)) {
         LOG.info("Skipping {}: it is already in {}", committable, table);
         metrics.deduped();
+        stampedCommit.landed(committable);
         request.signalAlreadyCommitted();
         continue;
       }
@@ -214,6 +220,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
     }
     LOG.info("The failed attempt for {} did land; not committing it again", committable);
     landedSeqOfRun.put(committable.stamp().run(), committable.stamp().runSeq());
+    stampedCommit.landed(committable);
     return true;
   }
 
@@ -236,6 +243,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
     current.advanceTo(committed.dataset());
     long durationMs = (System.nanoTime() - start) / 1_000_000;
     landedSeqOfRun.put(committable.stamp().run(), committable.stamp().runSeq());
+    stampedCommit.landed(committable);
     metrics.committed(committable, version, durationMs);
     committed.update().ifPresent(metrics::upserted);
     LOG.info(
@@ -285,6 +293,7 @@ public final class LanceCommitter implements Committer<LanceCommittable> {
 
   @Override
   public void close() {
+    stampedCommit.close();
     if (identity != null) {
       identity.close();
       identity = null;

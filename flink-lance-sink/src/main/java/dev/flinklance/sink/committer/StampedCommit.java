@@ -6,9 +6,12 @@ import dev.flinklance.errors.LanceCalls;
 import dev.flinklance.errors.LanceErrors.Kind;
 import dev.flinklance.errors.LanceRetries;
 import dev.flinklance.key.PrimaryKey;
+import dev.flinklance.key.RowKey;
 import dev.flinklance.schema.FieldIds;
+import dev.flinklance.sink.keys.KeyFiles;
 import java.io.Serializable;
 import java.util.EnumSet;
+import java.util.List;
 import java.util.Optional;
 import org.lance.CommitBuilder;
 import org.lance.Dataset;
@@ -27,6 +30,7 @@ class StampedCommit implements Serializable {
   private final TableRef table;
   private final int maxConflictRetries;
   private final PrimaryKey key;
+  private final KeyFiles keyFiles;
 
   /**
    * @param key the rows' primary key, or null for a sink that appends
@@ -35,6 +39,7 @@ class StampedCommit implements Serializable {
     this.table = table;
     this.maxConflictRetries = maxConflictRetries;
     this.key = key;
+    this.keyFiles = new KeyFiles(table);
   }
 
   /**
@@ -55,13 +60,14 @@ class StampedCommit implements Serializable {
       return new Committed(
           commit(current, operationOf(current, committable), committable), Optional.empty());
     }
+    List<RowKey> keys = keyFiles.read(committable.removedKeys());
     Dataset[] base = {current};
     try {
       return LanceRetries.callAtOnce(
           maxConflictRetries,
           EnumSet.of(Kind.CONFLICT),
           () -> {
-            KeyedUpdate update = plan(base[0], committable);
+            KeyedUpdate update = plan(base[0], committable, keys);
             return new Committed(
                 commit(base[0], update.operation(), committable), Optional.of(update));
           },
@@ -86,8 +92,24 @@ class StampedCommit implements Serializable {
   }
 
   /** The Update of an upsert on {@code base}'s version. */
-  KeyedUpdate plan(Dataset base, LanceCommittable committable) {
-    return KeyedUpdate.plan(base, key, committable);
+  KeyedUpdate plan(Dataset base, LanceCommittable committable, List<RowKey> keys) {
+    return KeyedUpdate.plan(base, key, committable, keys);
+  }
+
+  /** The key files of a commit that landed are no longer needed; a replay reads none. */
+  void landed(LanceCommittable committable) {
+    keyFiles.delete(committable.removedKeys());
+  }
+
+  /** Removes key files that no commit will read ({@link KeyFiles#ORPHAN_AGE}). */
+  void removeOrphanedKeyFiles() {
+    if (key != null) {
+      keyFiles.deleteOrphans(System.currentTimeMillis() - KeyFiles.ORPHAN_AGE.toMillis());
+    }
+  }
+
+  void close() {
+    keyFiles.close();
   }
 
   /** The newest version of {@code base}'s table; never a table recreated at its URI. */

@@ -15,8 +15,22 @@ import org.apache.flink.core.memory.DataOutputView;
 public final class DynamicCommittableSerializer extends FormatSerializer<DynamicCommittable> {
   private final LanceCommittableSerializer committables = new LanceCommittableSerializer();
 
+  /**
+   * Format 2 holds the single-table committable in its format 4 (removed keys in key files); format
+   * 1, which holds it in format 3, reads the same way: the nested form names its format.
+   */
   public DynamicCommittableSerializer() {
-    super("pending Lance commits of the dynamic sink", 1, 256);
+    super("pending Lance commits of the dynamic sink", 2, 256);
+  }
+
+  @Override
+  protected boolean readsOlder(int format) {
+    return format == 1;
+  }
+
+  @Override
+  protected DynamicCommittable readOlder(int format, DataInputView in) throws IOException {
+    return read(in);
   }
 
   @Override

@@ -12,8 +12,9 @@ import org.apache.flink.core.memory.DataOutputView;
 public final class TableWriteResultSerializer extends FormatSerializer<TableWriteResult> {
   private final LanceWriteResultSerializer results = new LanceWriteResultSerializer();
 
+  /** Format 2: the single-table write result in its format 3 (removed keys in key files). */
   public TableWriteResultSerializer() {
-    super("Lance dynamic sink write results", 1, 256);
+    super("Lance dynamic sink write results", 2, 256);
   }
 
   @Override

@@ -1,6 +1,6 @@
 package dev.flinklance.sink.writer;
 
-import dev.flinklance.key.RowKey;
+import dev.flinklance.sink.keys.ChangedKeys;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.lance.FragmentMetadata;
@@ -13,15 +13,14 @@ import org.lance.FragmentMetadata;
  *     deleted), whose rows already in the table the commit deletes
  */
 @Internal
-public record LanceWriteResult(List<FragmentMetadata> fragments, List<RowKey> removedKeys) {
+public record LanceWriteResult(List<FragmentMetadata> fragments, ChangedKeys removedKeys) {
 
   public LanceWriteResult {
     fragments = List.copyOf(fragments);
-    removedKeys = List.copyOf(removedKeys);
   }
 
   /** The result of an appending writer. */
   public LanceWriteResult(List<FragmentMetadata> fragments) {
-    this(fragments, List.of());
+    this(fragments, ChangedKeys.NONE);
   }
 }

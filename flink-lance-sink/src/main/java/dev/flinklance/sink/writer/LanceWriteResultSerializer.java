@@ -1,6 +1,6 @@
 package dev.flinklance.sink.writer;
 
-import dev.flinklance.key.RowKeyCodec;
+import dev.flinklance.sink.keys.ChangedKeysCodec;
 import dev.flinklance.state.FormatSerializer;
 import dev.flinklance.state.FragmentMetadataCodec;
 import java.io.IOException;
@@ -15,19 +15,19 @@ import org.apache.flink.core.memory.DataOutputView;
 @Internal
 public final class LanceWriteResultSerializer extends FormatSerializer<LanceWriteResult> {
 
-  /** Format 2: the removed keys of a sink with a primary key. */
+  /** Format 3: the removed keys of a sink with a primary key, inline or in key files. */
   public LanceWriteResultSerializer() {
-    super("Lance write results", 2, 256);
+    super("Lance write results", 3, 256);
   }
 
   @Override
   protected void write(LanceWriteResult result, DataOutputView out) throws IOException {
     FragmentMetadataCodec.writeList(result.fragments(), out);
-    RowKeyCodec.writeList(result.removedKeys(), out);
+    ChangedKeysCodec.write(result.removedKeys(), out);
   }
 
   @Override
   protected LanceWriteResult read(DataInputView in) throws IOException {
-    return new LanceWriteResult(FragmentMetadataCodec.readList(in), RowKeyCodec.readList(in));
+    return new LanceWriteResult(FragmentMetadataCodec.readList(in), ChangedKeysCodec.read(in));
   }
 }

@@ -5,6 +5,7 @@ import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
+import dev.flinklance.sink.keys.KeyFiles;
 import java.util.List;
 import java.util.Optional;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -22,8 +23,9 @@ import org.lance.FragmentMetadata;
  * ChangeBuffer}): INSERT and UPDATE_AFTER make the row the key's latest, DELETE and UPDATE_BEFORE
  * remove the key (a retraction takes back the row it names, so an update that changes a row's key
  * removes the old key; an UPDATE_BEFORE of the same key is superseded by its UPDATE_AFTER). At the
- * checkpoint the latest rows become new fragment files, handed on with every key seen: the commit
- * deletes the rows those keys have in the table.
+ * checkpoint the latest rows become new fragment files, handed on with every key seen (in a key
+ * file when they are many, {@link KeyFiles}): the commit deletes the rows those keys have in the
+ * table.
  */
 final class UpsertRows implements TableRows {
   private final LanceSinkConfig config;
@@ -32,6 +34,8 @@ final class UpsertRows implements TableRows {
   private final ChangeBuffer changes;
   private final RecordErrors errors;
   private final Counter recordsSent;
+  private final KeyFiles keyFiles;
+  private final long maxInlineKeysBytes;
 
   /**
    * @param rowType the rows' type; the key's columns are written NOT NULL
@@ -41,6 +45,10 @@ final class UpsertRows implements TableRows {
     this.key = config.primaryKey().orElseThrow();
     this.recordsSent = context.metricGroup().getNumRecordsSendCounter();
     this.errors = new RecordErrors(config, rowType, context);
+    this.keyFiles = new KeyFiles(config.dataset());
+    // the subtasks' inline keys all end up in one committable
+    this.maxInlineKeysBytes =
+        config.upsertMaxInlineKeysBytes() / context.getTaskInfo().getNumberOfParallelSubtasks();
     RowType keyedRows = key.withKeysNotNull(rowType);
     this.fragments = new FragmentWriter(config, keyedRows, context, creator);
     try {
@@ -112,7 +120,7 @@ final class UpsertRows implements TableRows {
     List<FragmentMetadata> written = fragments.finish();
     return changed.isEmpty()
         ? Optional.empty()
-        : Optional.of(new LanceWriteResult(written, changed));
+        : Optional.of(new LanceWriteResult(written, keyFiles.hold(changed, maxInlineKeysBytes)));
   }
 
   /** No row of this writer for {@code key}; the key stays among those the commit removes. */
@@ -135,7 +143,7 @@ final class UpsertRows implements TableRows {
 
   @Override
   public void close() {
-    try {
+    try (keyFiles) {
       changes.close();
     } finally {
       fragments.close();

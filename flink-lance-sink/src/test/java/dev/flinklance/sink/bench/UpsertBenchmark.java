@@ -11,6 +11,7 @@ import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommitter;
+import dev.flinklance.sink.keys.ChangedKeys;
 import dev.flinklance.sink.testing.RecordingCommitRequest;
 import dev.flinklance.sink.testing.TestCommitterContext;
 import dev.flinklance.testing.LanceTestTables;
@@ -101,7 +102,7 @@ public final class UpsertBenchmark {
                 VersionMark.NO_TABLE,
                 false,
                 fragments,
-                keys);
+                ChangedKeys.inline(keys));
         if (c > 0) { // the first commit builds the index: not a lookup of the steady state
           try (BufferAllocator allocator = new RootAllocator();
               Dataset dataset = Dataset.open(uri, allocator)) {

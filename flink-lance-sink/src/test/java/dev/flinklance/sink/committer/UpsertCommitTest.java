@@ -14,6 +14,7 @@ import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.LanceSinkOptions;
+import dev.flinklance.sink.keys.ChangedKeys;
 import dev.flinklance.sink.testing.RecordingCommitRequest;
 import dev.flinklance.sink.testing.RecordingCommitRequest.Outcome;
 import dev.flinklance.sink.testing.TestCommitterContext;
@@ -105,8 +106,8 @@ class UpsertCommitTest {
     StampedCommit compactedInBetween =
         new StampedCommit(config().dataset(), 3, KEY) {
           @Override
-          KeyedUpdate plan(Dataset base, LanceCommittable committable) {
-            KeyedUpdate planned = super.plan(base, committable);
+          KeyedUpdate plan(Dataset base, LanceCommittable committable, List<RowKey> keys) {
+            KeyedUpdate planned = super.plan(base, committable, keys);
             if (plans.getAndIncrement() == 0) {
               try (BufferAllocator allocator = new RootAllocator();
                   Dataset other = Dataset.open(table, allocator)) {
@@ -152,8 +153,8 @@ class UpsertCommitTest {
     StampedCommit recreatedInBetween =
         new StampedCommit(config().dataset(), 3, KEY) {
           @Override
-          KeyedUpdate plan(Dataset base, LanceCommittable committable) {
-            KeyedUpdate planned = super.plan(base, committable);
+          KeyedUpdate plan(Dataset base, LanceCommittable committable, List<RowKey> keys) {
+            KeyedUpdate planned = super.plan(base, committable, keys);
             if (plans.getAndIncrement() == 0) {
               TestFragments.recreateTable(table, 4);
               LanceTestTables.appendFragments(table, TestFragments.writeTagged(table, "new", 1));
@@ -186,13 +187,13 @@ class UpsertCommitTest {
     StampedCommit droppedBeforeTheLookup =
         new StampedCommit(config().dataset(), 3, KEY) {
           @Override
-          KeyedUpdate plan(Dataset base, LanceCommittable committable) {
+          KeyedUpdate plan(Dataset base, LanceCommittable committable, List<RowKey> keys) {
             try {
               TestFiles.deleteRecursively(Path.of(table));
             } catch (IOException e) {
               throw new UncheckedIOException(e);
             }
-            return super.plan(base, committable);
+            return super.plan(base, committable, keys);
           }
         };
     Configuration oneAttempt = new Configuration();
@@ -350,7 +351,11 @@ class UpsertCommitTest {
     LanceCommittable next(List<FragmentMetadata> fragments, List<RowKey> removedKeys) {
       seq++;
       return new LanceCommittable(
-          new CommitStamp("user", id, seq, seq, "job"), start, false, fragments, removedKeys);
+          new CommitStamp("user", id, seq, seq, "job"),
+          start,
+          false,
+          fragments,
+          ChangedKeys.inline(removedKeys));
     }
   }
 

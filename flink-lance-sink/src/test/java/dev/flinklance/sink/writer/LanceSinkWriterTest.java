@@ -58,7 +58,7 @@ class LanceSinkWriterTest {
       assertThat(rowsOf(writer, 2)).isEqualTo(expected(50, 100));
       assertThat(rowsOf(writer, 3)).as("the end of input's").isEqualTo(expected(100, 120));
       assertThat(results(writer, 1).get(0).fragments()).hasSize(1);
-      assertThat(results(writer, 1).get(0).removedKeys()).isEmpty();
+      assertThat(results(writer, 1).get(0).removedKeys().isEmpty()).isTrue();
     }
   }
 

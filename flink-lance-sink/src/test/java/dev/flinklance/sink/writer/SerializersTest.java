@@ -82,11 +82,11 @@ class SerializersTest {
                 List.of(bareFragment())));
     assertThatThrownBy(() -> serializer.deserialize(1, bytes))
         .isInstanceOf(IOException.class)
-        .hasMessageContaining("have format 1; this connector reads format 3");
+        .hasMessageContaining("have format 1; this connector reads format 4");
     byte[] truncated = java.util.Arrays.copyOf(bytes, bytes.length / 2);
     assertThatThrownBy(() -> serializer.deserialize(serializer.getVersion(), truncated))
         .isInstanceOf(IOException.class);
-    assertThatThrownBy(() -> new LanceWriteResultSerializer().deserialize(3, new byte[0]))
-        .hasMessageContaining("have format 3; this connector reads format 2");
+    assertThatThrownBy(() -> new LanceWriteResultSerializer().deserialize(4, new byte[0]))
+        .hasMessageContaining("have format 4; this connector reads format 3");
   }
 }

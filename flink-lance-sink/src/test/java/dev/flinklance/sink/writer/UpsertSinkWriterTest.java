@@ -65,7 +65,8 @@ class UpsertSinkWriterTest {
       LanceWriteResult result = onlyResult(writer, 1);
       assertThat(rows(table, result.fragments(), "id", "name"))
           .containsExactly("2:b", "1:a2", "4:d2");
-      assertThat(result.removedKeys()).containsExactlyInAnyOrderElementsOf(keys(1, 2, 3, 4));
+      assertThat(result.removedKeys().inline())
+          .containsExactlyInAnyOrderElementsOf(keys(1, 2, 3, 4));
     }
   }
 
@@ -77,7 +78,7 @@ class UpsertSinkWriterTest {
 
       LanceWriteResult result = onlyResult(writer, 1);
       assertThat(result.fragments()).isEmpty();
-      assertThat(result.removedKeys()).containsExactlyInAnyOrderElementsOf(keys(5, 6));
+      assertThat(result.removedKeys().inline()).containsExactlyInAnyOrderElementsOf(keys(5, 6));
     }
   }
 
@@ -96,10 +97,10 @@ class UpsertSinkWriterTest {
           .containsExactly("1:a");
       assertThat(rows(table, onlyResult(writer, 2).fragments(), "id", "name"))
           .containsExactly("1:a2", "2:b");
-      assertThat(onlyResult(writer, 2).removedKeys())
+      assertThat(onlyResult(writer, 2).removedKeys().inline())
           .containsExactlyInAnyOrderElementsOf(keys(1, 2));
       assertThat(results(writer, 3)).as("no changes").isEmpty();
-      assertThat(onlyResult(writer, 4).removedKeys())
+      assertThat(onlyResult(writer, 4).removedKeys().inline())
           .as("the end of input's")
           .containsExactlyElementsOf(keys(2));
     }
@@ -126,7 +127,7 @@ class UpsertSinkWriterTest {
 
       LanceWriteResult result = onlyResult(restored, 2);
       assertThat(rows(table, result.fragments(), "id", "name")).containsExactly("3:c");
-      assertThat(result.removedKeys()).containsExactlyElementsOf(keys(3));
+      assertThat(result.removedKeys().inline()).containsExactlyElementsOf(keys(3));
     }
   }
 
