@@ -7,6 +7,7 @@ import dev.flinklance.testing.Failures;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.TestClusters;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -36,16 +37,18 @@ class DynamicSinkITCase {
 
   private final String token = UUID.randomUUID().toString();
 
-  @ParameterizedTest(name = "{0} tables, parallelism {1}, failure {2}")
+  @ParameterizedTest(name = "{0} tables, parallelism {1}, failure {2}, key files {3}")
   @CsvSource({
-    "20, 1, NONE",
-    "20, 3, NONE",
-    "20, 3, BEFORE_COMMIT",
-    "20, 3, AFTER_COMMIT_BEFORE_ACK",
-    "20, 3, WRITER_MID_CHECKPOINT",
-    "50, 2, WRITER_MID_CHECKPOINT"
+    "20, 1, NONE, false",
+    "20, 3, NONE, false",
+    "20, 3, BEFORE_COMMIT, false",
+    "20, 3, AFTER_COMMIT_BEFORE_ACK, false",
+    "20, 3, AFTER_COMMIT_BEFORE_ACK, true",
+    "20, 3, WRITER_MID_CHECKPOINT, false",
+    "50, 2, WRITER_MID_CHECKPOINT, false"
   })
-  void everyTableEndsAsItsModel(int tables, int parallelism, When failure) throws Exception {
+  void everyTableEndsAsItsModel(int tables, int parallelism, When failure, boolean keyFiles)
+      throws Exception {
     ManyTables records = new ManyTables(tables, tables * 120L, 40, 60);
     String warehouse = dir.resolve("warehouse").toString();
     StreamExecutionEnvironment env =
@@ -56,6 +59,7 @@ class DynamicSinkITCase {
         DynamicLanceSink.builder()
             .warehouse(warehouse)
             .option("sink.dynamic.max-open-tables", "8")
+            .option("sink.upsert.max-inline-keys-size", keyFiles ? "0" : "256kb")
             .build();
     env.fromSource(
             records.source(RateLimiterStrategy.perCheckpoint(PER_CHECKPOINT)),
@@ -70,6 +74,7 @@ class DynamicSinkITCase {
     }
     Map<String, Map<Long, List<Object>>> model = records.model();
     int checkpointsWithCommits = 0;
+    int tablesWithKeyFiles = 0;
     for (Map.Entry<String, Map<Long, List<Object>>> table : model.entrySet()) {
       String uri = warehouse + "/" + ManyTables.DATABASE + "/" + table.getKey() + ".lance";
       assertThat(ManyTables.rows(uri)).as(table.getKey()).isEqualTo(table.getValue());
@@ -79,7 +84,9 @@ class DynamicSinkITCase {
           .extracting(Commit::checkpointId)
           .doesNotHaveDuplicates();
       checkpointsWithCommits = Math.max(checkpointsWithCommits, commits.size());
+      tablesWithKeyFiles += Files.isDirectory(Path.of(uri, "_keys")) ? 1 : 0;
     }
+    assertThat(tablesWithKeyFiles > 0).as("upserted tables had key files").isEqualTo(keyFiles);
     assertThat(checkpointsWithCommits).as("the job spanned several checkpoints").isGreaterThan(4);
   }
 }
