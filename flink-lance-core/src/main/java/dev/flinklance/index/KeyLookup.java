@@ -11,7 +11,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
-import java.util.function.IntPredicate;
 import org.apache.arrow.vector.UInt8Vector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowReader;
@@ -124,16 +123,15 @@ public final class KeyLookup {
               ArrowReader reader = scanner.scanBatches()) {
             while (reader.loadNextBatch()) {
               VectorSchemaRoot batch = reader.getVectorSchemaRoot();
-              IntPredicate wanted = matcher.bind(batch);
               UInt8Vector addresses = (UInt8Vector) batch.getVector("_rowaddr");
-              for (int row = 0; row < batch.getRowCount(); row++) {
-                if (wanted.test(row)) {
-                  long address = addresses.get(row);
-                  offsets
-                      .computeIfAbsent((int) (address >>> 32), id -> new ArrayList<>())
-                      .add((int) address);
-                }
-              }
+              matcher.match(
+                  batch,
+                  row -> {
+                    long address = addresses.get(row);
+                    offsets
+                        .computeIfAbsent((int) (address >>> 32), id -> new ArrayList<>())
+                        .add((int) address);
+                  });
             }
           }
         });

@@ -8,6 +8,9 @@ import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -96,6 +99,54 @@ class PrimaryKeyTest {
     assertThat(wide.keyOf(GenericRowData.of(7L, StringData.fromString("a")))).isEqualTo(fromRow);
     assertThat(fromRow.toString()).isEqualTo("(7, 'a')");
     assertThat(key.nullColumn(GenericRowData.of(1, null, (short) 7, 0d, null))).isEqualTo("tenant");
+  }
+
+  /**
+   * The integer matcher reads BIGINT vectors' values directly and narrower ones through their
+   * width: both find exactly the rows holding a wanted key, never a null row, zero included.
+   */
+  @Test
+  void integerMatchersFindExactlyTheWantedRowsOfEveryWidth() {
+    RowType intKey =
+        (RowType) DataTypes.ROW(DataTypes.FIELD("k", DataTypes.INT())).getLogicalType();
+    RowType longKey =
+        (RowType) DataTypes.ROW(DataTypes.FIELD("k", DataTypes.BIGINT())).getLogicalType();
+    Long[] column = {5L, null, 0L, -3L, 7L, null, 5L, Long.valueOf(Integer.MAX_VALUE), 1L};
+    List<Integer> expected = List.of(0, 2, 3, 6, 7);
+    try (BufferAllocator allocator = new RootAllocator();
+        IntVector ints = new IntVector("k", allocator);
+        BigIntVector longs = new BigIntVector("k", allocator)) {
+      ints.allocateNew(column.length);
+      longs.allocateNew(column.length);
+      for (int i = 0; i < column.length; i++) {
+        if (column[i] == null) {
+          ints.setNull(i);
+          longs.setNull(i);
+        } else {
+          ints.set(i, column[i].intValue());
+          longs.set(i, column[i]);
+        }
+      }
+      ints.setValueCount(column.length);
+      longs.setValueCount(column.length);
+      for (var vector : List.of(ints, longs)) {
+        PrimaryKey key = PrimaryKey.of(vector == ints ? intKey : longKey, List.of("k"), "/t");
+        List<RowKey> wanted =
+            List.of(
+                key.keyOf(GenericRowData.of(vector == ints ? (Object) 5 : 5L)),
+                key.keyOf(GenericRowData.of(vector == ints ? (Object) 0 : 0L)),
+                key.keyOf(GenericRowData.of(vector == ints ? (Object) (-3) : -3L)),
+                key.keyOf(
+                    GenericRowData.of(
+                        vector == ints ? (Object) Integer.MAX_VALUE : (long) Integer.MAX_VALUE)),
+                key.keyOf(GenericRowData.of(vector == ints ? (Object) 99 : 99L)));
+        List<Integer> matched = new ArrayList<>();
+        try (VectorSchemaRoot batch = new VectorSchemaRoot(List.of(vector))) {
+          key.matcher(wanted).match(batch, matched::add);
+        }
+        assertThat(matched).as(vector.getMinorType().toString()).isEqualTo(expected);
+      }
+    }
   }
 
   /** Routing strings and the wire form tell apart keys whose values print alike. */
