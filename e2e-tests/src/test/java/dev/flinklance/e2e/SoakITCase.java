@@ -2,6 +2,7 @@ package dev.flinklance.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinklance.e2e.cluster.ConnectorJars;
 import dev.flinklance.e2e.cluster.FlinkClusterExtension;
 import dev.flinklance.e2e.soak.SoakConfig;
 import dev.flinklance.e2e.soak.SoakRun;
@@ -18,14 +19,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * The soak run ({@link SoakRun}) on a cluster of two TaskManagers: in CI its short variant (2.5
  * minutes of writing, one TaskManager killed), from {@code bin/soak} as long as asked ({@code
  * -Dsoak.minutes}), with the tables in S3TestServer's bucket with {@code -Dsoak.s3=true} ({@code
- * bin/soak --s3}). Every end check must pass.
+ * bin/soak --s3}), the connector in the cluster's {@code lib/} (or in the job jar, {@code
+ * -Dsoak.connector-in=job-jar}). Every end check must pass.
  */
 @Tag("slow")
 class SoakITCase {
   @RegisterExtension
   static final FlinkClusterExtension CLUSTER =
       // three slots each: the append job takes two, the upsert, copy and lookup jobs one each
-      new FlinkClusterExtension("soak", List::of, Map.of("taskmanager.numberOfTaskSlots", "3"));
+      new FlinkClusterExtension(
+          "soak",
+          () ->
+              SoakConfig.fromSystemProperties().connectorInLib()
+                  ? List.of(ConnectorJars.connectorJar())
+                  : List.of(),
+          Map.of("taskmanager.numberOfTaskSlots", "3"));
 
   @Test
   // bin/soak runs for an hour or more; the driver has its own deadlines

@@ -36,6 +36,11 @@ import org.lance.WriteFragmentBuilder;
 public final class TableRef implements Serializable {
   private static final long serialVersionUID = 1L;
 
+  static {
+    // the first table a JVM reaches: the library copies killed JVMs left behind may be removed
+    NativeLibraryLeftovers.removeOnce();
+  }
+
   private final String uri;
   private final Map<String, String> storageOptions;
   private final ConditionalPutCheck conditionalPutCheck;

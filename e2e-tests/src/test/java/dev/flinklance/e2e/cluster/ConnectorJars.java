@@ -58,6 +58,26 @@ public final class ConnectorJars {
       throws IOException {
     Files.createDirectories(target.getParent());
     Files.copy(connectorJar(), target, StandardCopyOption.REPLACE_EXISTING);
+    return addClasses(target, jobClass, libraryClasses);
+  }
+
+  /**
+   * A job jar without the connector, for a cluster that has it in {@code lib/}: the job's classes
+   * and {@code libraryClasses} only.
+   */
+  public static Path thinJobJar(Class<?> jobClass, Path target, List<Class<?>> libraryClasses)
+      throws IOException {
+    Files.createDirectories(target.getParent());
+    Files.deleteIfExists(target);
+    try (FileSystem jar =
+        FileSystems.newFileSystem(URI.create("jar:" + target.toUri()), Map.of("create", "true"))) {
+      // an empty jar
+    }
+    return addClasses(target, jobClass, libraryClasses);
+  }
+
+  private static Path addClasses(Path target, Class<?> jobClass, List<Class<?>> libraryClasses)
+      throws IOException {
     Path classes = Path.of(jobClass.getProtectionDomain().getCodeSource().getLocation().getPath());
     String packageDir = jobClass.getPackageName().replace('.', '/');
     try (FileSystem jar = FileSystems.newFileSystem(URI.create("jar:" + target.toUri()), Map.of());

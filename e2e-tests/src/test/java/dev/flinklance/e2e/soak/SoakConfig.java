@@ -17,6 +17,9 @@ import java.time.Duration;
  * @param s3Delay with {@code s3}: how late the server answers every request
  * @param s3FailureBurst with {@code s3}: how many requests in a row get 503 SlowDown, every {@code
  *     s3BurstEvery}
+ * @param connectorInLib the connector jar in the cluster's {@code lib/}, as a long-running
+ *     deployment should have it; false: inside the job jar, where every job class loader (every
+ *     restart of a job on a TaskManager) loads Lance's native library again
  */
 public record SoakConfig(
     Duration duration,
@@ -33,7 +36,8 @@ public record SoakConfig(
     boolean s3,
     Duration s3Delay,
     int s3FailureBurst,
-    Duration s3BurstEvery) {
+    Duration s3BurstEvery,
+    boolean connectorInLib) {
 
   /**
    * A slope over a shorter window than this is reported, not judged: RSS moves by tens of MB as the
@@ -64,7 +68,18 @@ public record SoakConfig(
         Boolean.parseBoolean(property("soak.s3", "false")),
         Duration.ofMillis(Long.parseLong(property("soak.s3-delay-ms", "20"))),
         Integer.parseInt(property("soak.s3-failure-burst", "20")),
-        Duration.ofSeconds(Long.parseLong(property("soak.s3-burst-every-seconds", "60"))));
+        Duration.ofSeconds(Long.parseLong(property("soak.s3-burst-every-seconds", "60"))),
+        connectorIn(property("soak.connector-in", "lib")));
+  }
+
+  private static boolean connectorIn(String where) {
+    return switch (where) {
+      case "lib" -> true;
+      case "job-jar" -> false;
+      default ->
+          throw new IllegalArgumentException(
+              "soak.connector-in must be lib or job-jar, got '" + where + "'");
+    };
   }
 
   /** The sink's {@code compaction.*} options, as {@code SoakJob} takes them. */

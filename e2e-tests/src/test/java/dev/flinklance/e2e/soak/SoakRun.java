@@ -91,13 +91,17 @@ public final class SoakRun {
     JniLoader.ensureLoaded();
     Files.createDirectories(dir);
     Path jar =
-        ConnectorJars.jobJar(SoakJob.class, dir.resolve("soak-job.jar"), List.of(Changelog.class));
+        config.connectorInLib()
+            ? ConnectorJars.thinJobJar(
+                SoakJob.class, dir.resolve("soak-job.jar"), List.of(Changelog.class))
+            : ConnectorJars.jobJar(
+                SoakJob.class, dir.resolve("soak-job.jar"), List.of(Changelog.class));
     String jarId = rest.uploadJar(jar);
     String job = SoakJob.class.getName();
     String options = config.compactionOptions();
     out.printf(
         "soak: %s of writing, %d rows/s appended, %d changes/s over %d keys, %d lookups/s, a kill"
-            + " every %s, %s, %s%n",
+            + " every %s, %s, %s, the connector %s%n",
         config.duration(),
         config.appendRowsPerSecond(),
         config.upsertChangesPerSecond(),
@@ -109,7 +113,8 @@ public final class SoakRun {
             ? "tables on local disk"
             : String.format(
                 "tables in S3 (S3Proxy, every request %d ms late, %d in a row answered 503 every %s)",
-                config.s3Delay().toMillis(), config.s3FailureBurst(), config.s3BurstEvery()));
+                config.s3Delay().toMillis(), config.s3FailureBurst(), config.s3BurstEvery()),
+        config.connectorInLib() ? "in lib/" : "in the job jar");
 
     try (BufferAllocator allocator = new RootAllocator()) {
       Map<String, TableProbe> tables = new LinkedHashMap<>();
