@@ -592,13 +592,25 @@ public final class SoakRun {
                 orphans.stream().mapToLong(TableProbe.Leftover::bytes).sum() / 1024,
                 table.versionsMissed(),
                 uncleaned.isEmpty() ? "" : uncleaned)));
-    List<Long> kept = table.keptVersionMillis();
-    long tooOld = kept.subList(0, kept.size() - 1).stream().filter(t -> t < cutoff).count();
+    List<TableProbe.Kept> kept = table.keptVersions();
+    // a registered streaming read keeps its version and all later ones, whatever their age
+    long registered = table.oldestRegisteredVersion().orElse(Long.MAX_VALUE);
+    List<TableProbe.Kept> older =
+        kept.subList(0, kept.size() - 1).stream().filter(k -> k.millis() < cutoff).toList();
+    long tooOld = older.stream().filter(k -> k.version() < registered).count();
     checks.add(
         new Check(
             table.name() + ": versions kept within the cleanup window",
             lastCompaction > 0 && tooOld == 0,
-            kept.size() + " versions kept, " + tooOld + " older than the window"));
+            String.format(
+                "%d versions kept, %d older than the window%s",
+                kept.size(),
+                tooOld,
+                registered == Long.MAX_VALUE
+                    ? ""
+                    : String.format(
+                        " (%d more kept for a streaming read registered from version %d)",
+                        older.size() - tooOld, registered))));
     TableProbe.Shape shape = table.sample();
     long bound =
         (maxRows + config.targetRowsPerFragment() - 1) / config.targetRowsPerFragment()

@@ -1,7 +1,11 @@
 package dev.flinklance.e2e.soak;
 
+import dev.flinklance.access.TableRef;
 import dev.flinklance.commit.VersionChange;
 import dev.flinklance.commit.VersionTransaction;
+import dev.flinklance.consumer.ConsumerRegistration;
+import dev.flinklance.consumer.Consumers;
+import dev.flinklance.files.TableFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -12,6 +16,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.Supplier;
@@ -178,17 +183,32 @@ final class TableProbe {
     return versionsMissed;
   }
 
-  /** Commit times of the versions kept, oldest first. */
-  List<Long> keptVersionMillis() {
-    return retried(this::keptVersionMillisOnce);
+  /** A version kept, and when it was committed. */
+  record Kept(long version, long millis) {}
+
+  /** The versions kept, oldest first. */
+  List<Kept> keptVersions() {
+    return retried(this::keptVersionsOnce);
   }
 
-  private List<Long> keptVersionMillisOnce() {
+  private List<Kept> keptVersionsOnce() {
     try (Dataset dataset = open()) {
       return dataset.listVersions().stream()
-          .map(v -> v.getDataTime().toInstant().toEpochMilli())
-          .sorted()
+          .map(v -> new Kept(v.getId(), v.getDataTime().toInstant().toEpochMilli()))
+          .sorted(Comparator.comparingLong(Kept::version))
           .toList();
+    }
+  }
+
+  /**
+   * The oldest version a streaming read registered in the table still needs (cleanup keeps it and
+   * every later one), or empty if none is registered.
+   */
+  OptionalLong oldestRegisteredVersion() {
+    try (TableFiles files = TableFiles.of(new TableRef(uri, storageOptions)).orElseThrow()) {
+      return new Consumers(files).list().stream().mapToLong(ConsumerRegistration::version).min();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
     }
   }
 
