@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.flinklance.testing.TestClusters;
 import java.nio.file.Path;
+import java.util.List;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -37,8 +38,10 @@ class PaimonReferenceITCase {
     Features features = new Features(SEED, 2_000, 200);
     SqlTable lance = LookupComparison.lanceTable(dir);
     SqlTable paimon = LookupComparison.paimonTable(dir);
-    LookupRun.load(lance, features);
-    LookupRun.load(paimon, features);
+    for (SqlTable table : List.of(lance, paimon)) {
+      LookupRun.load(table, features);
+      table.readyForLookups();
+    }
     for (LookupRun.Arm arm : LookupComparison.arms(lance, paimon, 1)) {
       assertThat(LookupRun.join(arm, features, 2_000).difference()).as(arm.label()).isNull();
     }

@@ -1,5 +1,7 @@
 package dev.flinklance.paimon;
 
+import dev.flinklance.access.TableRef;
+import dev.flinklance.table.lookup.LanceScalarIndex;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
@@ -34,6 +36,11 @@ abstract class SqlTable {
 
   /** The directory all of the table's files are in. */
   abstract Path directory();
+
+  /**
+   * Readies the table for lookups by {@code id} as its documentation says; returns what was done.
+   */
+  abstract String readyForLookups();
 
   /** Bytes of every file of the table: data, deletions, indexes, metadata, every version. */
   long bytesOnDisk() {
@@ -78,6 +85,19 @@ abstract class SqlTable {
       Path directory() {
         return path;
       }
+
+      /**
+       * Brings the key's BTree index up to date (docs/sql.md, lookup joins): the sink builds it
+       * before its first commit, so a table written by one batch job has it over no rows.
+       */
+      @Override
+      String readyForLookups() {
+        LanceScalarIndex.Created index =
+            LanceScalarIndex.create(TableRef.at(path.toString(), Map.of()), "id");
+        return String.format(
+            "index %s on id %s, %,d rows indexed",
+            index.name(), index.action(), index.rowsIndexed());
+      }
     };
   }
 
@@ -111,6 +131,11 @@ abstract class SqlTable {
       @Override
       Path directory() {
         return warehouse.resolve("db.db").resolve("t");
+      }
+
+      @Override
+      String readyForLookups() {
+        return "nothing to do (its lookups read its bucket files)";
       }
     };
   }

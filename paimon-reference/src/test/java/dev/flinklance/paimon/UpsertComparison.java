@@ -131,7 +131,7 @@ public final class UpsertComparison {
   }
 
   private static void print(List<SqlTable> tables, List<Measured> measured, boolean equal) {
-    String row = "  %-26s %-28s %-28s %-22s %-20s %-20s%n";
+    String row = "  %-34s %-28s %-28s %-22s %-20s %-20s%n";
     System.out.printf(
         row, "table", "changes/s", "load rows/s", "MB on disk", "COUNT(*) s", "SUM(score) s");
     for (int s = 0; s < tables.size(); s++) {
@@ -141,7 +141,7 @@ public final class UpsertComparison {
           tables.get(s).label,
           m.changesPerSecond.format("%,.0f"),
           m.loadRowsPerSecond.format("%,.0f"),
-          m.megabytes.format("%.0f"),
+          m.megabytes.format("%.1f"),
           m.countSeconds.format("%.2f"),
           m.sumSeconds.format("%.2f"));
     }
