@@ -19,8 +19,8 @@ import java.util.Map;
  * the table's files), its FULL cache (RocksDB on local disk) and its MEMORY cache (the whole table
  * on the heap). The slowest, Lance's default, runs on a twentieth of the records. Per configuration
  * and round: lookups/s (records over the job's runtime, deployment included), seconds from the
- * job's submission to its first joined row (with FULL: the cache's load), lookups/s from the first
- * joined row to the last; every joined row checked against the feature row of its key.
+ * start of its planning to its first joined row (with FULL: the cache's load), lookups/s from the
+ * first joined row to the last; every joined row checked against the feature row of its key.
  * Configurations take turns (the order shifts by one each round), after a warm-up on a tenth of the
  * records. Then, once, the heap a cache holds (an untimed job noting the heap after GCs while it
  * joins). Prints median (min-max) over the rounds and each configuration's lookups/s over Paimon's

@@ -23,8 +23,8 @@ final class LookupRun {
 
   /**
    * What a join measured: its job's seconds (the cluster's runtime, deployment included), seconds
-   * from the job's submission to its first joined row and from the first to the last, and how its
-   * rows differ from the expected ones (null if they do not).
+   * from the start of its planning to its first joined row and from the first to the last, and how
+   * its rows differ from the expected ones (null if they do not).
    */
   record Result(
       double seconds, double firstRowSeconds, double afterFirstSeconds, String difference) {}
@@ -49,12 +49,12 @@ final class LookupRun {
   }
 
   static Result join(Arm arm, Features features, long records) throws Exception {
-    long submitted = System.currentTimeMillis();
+    long planned = System.currentTimeMillis();
     JobExecutionResult result = run(arm, features, records, 0);
     JoinCheck.Outcome outcome = JoinCheck.Outcome.of(result);
     return new Result(
         result.getNetRuntime() / 1e3,
-        (outcome.firstMillis() - submitted) / 1e3,
+        (outcome.firstMillis() - planned) / 1e3,
         (outcome.lastMillis() - outcome.firstMillis()) / 1e3,
         outcome.difference(records));
   }
