@@ -1,7 +1,9 @@
 package dev.flinklance.paimon;
 
+import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.apache.flink.api.common.RuntimeExecutionMode;
+import org.apache.flink.configuration.CheckpointingOptions;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.configuration.CoreOptions;
 import org.apache.flink.configuration.ExecutionOptions;
@@ -66,6 +68,17 @@ final class Sessions {
     env.setParallelism(PARALLELISM);
     if (checkpointMillis > 0) {
       env.enableCheckpointing(checkpointMillis);
+      // on files, as a deployment keeps them: Flink's default keeps them in the JobManager's
+      // memory, at most 5 MB per state handle, which a Lance checkpoint of a few hundred thousand
+      // changed keys exceeds (issue 33), failing the job
+      Configuration storage = new Configuration();
+      storage.set(CheckpointingOptions.CHECKPOINT_STORAGE, "filesystem");
+      storage.set(
+          CheckpointingOptions.CHECKPOINTS_DIRECTORY,
+          Path.of(System.getProperty("java.io.tmpdir"), "paimon-reference-checkpoints")
+              .toUri()
+              .toString());
+      env.configure(storage);
     }
     return env;
   }
