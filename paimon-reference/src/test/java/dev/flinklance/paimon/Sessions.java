@@ -33,7 +33,8 @@ final class Sessions {
 
   /**
    * The cluster's configuration: no restarts (a failure fails the job), no check for a job's class
-   * loader used after the job ended (Paimon's catalog threads outlive a job), any free REST port.
+   * loader used after the job ended (as in iceberg-reference: a catalog's threads may outlive their
+   * job), any free REST port (8081 may be taken on a shared machine).
    */
   static Configuration clusterConfig() {
     Configuration config = new Configuration();
