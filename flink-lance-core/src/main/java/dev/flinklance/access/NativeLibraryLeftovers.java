@@ -10,6 +10,7 @@ import java.util.HashSet;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.VisibleForTesting;
@@ -33,6 +34,8 @@ public final class NativeLibraryLeftovers {
   private static final Logger LOG = LoggerFactory.getLogger(NativeLibraryLeftovers.class);
   static final Duration MIN_AGE = Duration.ofHours(1);
   private static final String GLOB = "liblance_jni*.so";
+  // exactly the names File.createTempFile gives the loader's copies: a digit run in between
+  private static final Pattern COPY = Pattern.compile("liblance_jni\\d+\\.so");
   private static final AtomicBoolean STARTED = new AtomicBoolean();
 
   private NativeLibraryLeftovers() {}
@@ -67,7 +70,8 @@ public final class NativeLibraryLeftovers {
       try (DirectoryStream<Path> copies = Files.newDirectoryStream(directory, GLOB)) {
         for (Path copy : copies) {
           PosixFileAttributes attributes = Files.readAttributes(copy, PosixFileAttributes.class);
-          if (attributes.isRegularFile()
+          if (COPY.matcher(copy.getFileName().toString()).matches()
+              && attributes.isRegularFile()
               && attributes.owner().getName().equals(user)
               && attributes.lastModifiedTime().toMillis() < newest
               && !mapped.get().contains(copy.toRealPath())) {

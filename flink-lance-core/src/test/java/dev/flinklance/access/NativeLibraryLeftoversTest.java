@@ -36,6 +36,7 @@ class NativeLibraryLeftoversTest {
     Path loaded = copy("liblance_jni222.so", true);
     Path unpacking = copy("liblance_jni333.so", false);
     Path other = copy("libother_jni444.so", true);
+    Path notACopy = copy("liblance_jni_mine.so", true);
     Files.createDirectories(proc.resolve("self"));
     Files.createDirectories(proc.resolve("4242"));
     Files.write(
@@ -51,6 +52,7 @@ class NativeLibraryLeftoversTest {
     assertThat(loaded).as("a process maps it").exists();
     assertThat(unpacking).as("young: a JVM may be unpacking it").exists();
     assertThat(other).exists();
+    assertThat(notACopy).as("not a name the loader gives").exists();
   }
 
   @Test

@@ -13,6 +13,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.regex.Pattern;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
@@ -33,8 +34,11 @@ import org.slf4j.LoggerFactory;
 public final class KeyFiles implements Serializable, AutoCloseable {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(KeyFiles.class);
-  static final String DIRECTORY = "_keys/";
-  static final String SUFFIX = ".keys";
+  private static final String DIRECTORY = "_keys/";
+  private static final String SUFFIX = ".keys";
+  // exactly the names hold() gives: a random UUID
+  private static final Pattern NAME =
+      Pattern.compile("_keys/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.keys");
   private static final int FORMAT = 1;
   public static final Duration ORPHAN_AGE = Duration.ofDays(7);
 
@@ -153,9 +157,7 @@ public final class KeyFiles implements Serializable, AutoCloseable {
     int deleted = 0;
     try {
       for (TableFiles.Listed file : files().get().list(DIRECTORY)) {
-        if (file.name().startsWith(DIRECTORY)
-            && file.name().endsWith(SUFFIX)
-            && file.lastModifiedMillis() < beforeMillis) {
+        if (NAME.matcher(file.name()).matches() && file.lastModifiedMillis() < beforeMillis) {
           files().get().delete(file.name());
           deleted++;
         }

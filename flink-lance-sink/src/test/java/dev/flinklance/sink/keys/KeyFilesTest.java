@@ -115,9 +115,10 @@ class KeyFilesTest {
       String young = files.hold(keys(100), 0).files().get(0).name();
       String old = files.hold(keys(100), 0).files().get(0).name();
       Path notOurs = Files.writeString(table.resolve("_keys/notes.txt"), "mine");
+      Path notOursEither = Files.writeString(table.resolve("_keys/mine.keys"), "mine");
       Path elsewhere = Files.writeString(table.resolve("old.keys"), "mine");
       FileTime longAgo = FileTime.from(Instant.now().minus(KeyFiles.ORPHAN_AGE).minusSeconds(60));
-      for (Path path : List.of(table.resolve(old), notOurs, elsewhere)) {
+      for (Path path : List.of(table.resolve(old), notOurs, notOursEither, elsewhere)) {
         Files.setLastModifiedTime(path, longAgo);
       }
 
@@ -126,6 +127,7 @@ class KeyFilesTest {
       assertThat(table.resolve(old)).doesNotExist();
       assertThat(table.resolve(young)).exists();
       assertThat(notOurs).exists();
+      assertThat(notOursEither).as("not a name the sink gives").exists();
       assertThat(elsewhere).exists();
     }
   }
