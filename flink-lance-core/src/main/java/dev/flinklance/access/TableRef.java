@@ -46,6 +46,9 @@ public final class TableRef implements Serializable {
   private final ConditionalPutCheck conditionalPutCheck;
   private final NamespaceTable namespaceTable;
 
+  /** Null in a table serialized before it existed: {@link SessionCaches#DEFAULT} then. */
+  private final SessionCaches sessionCaches;
+
   public TableRef(String uri, Map<String, String> storageOptions) {
     this(uri, storageOptions, ConditionalPutCheck.FAIL);
   }
@@ -72,7 +75,26 @@ public final class TableRef implements Serializable {
         Map.copyOf(onObjectStore(uri) ? ObjectStoreDefaults.apply(storageOptions) : storageOptions);
     this.conditionalPutCheck = conditionalPutCheck;
     this.namespaceTable = namespaceTable;
+    this.sessionCaches = SessionCaches.DEFAULT;
     Secrets.remember(this.storageOptions);
+  }
+
+  private TableRef(TableRef table, SessionCaches sessionCaches) {
+    this.uri = table.uri;
+    this.storageOptions = table.storageOptions;
+    this.conditionalPutCheck = table.conditionalPutCheck;
+    this.namespaceTable = table.namespaceTable;
+    this.sessionCaches = sessionCaches;
+  }
+
+  /** This table, opened with other limits on the caches of each handle's Lance session. */
+  public TableRef withSessionCaches(SessionCaches caches) {
+    return new TableRef(this, caches);
+  }
+
+  /** The limits on the caches of each handle's Lance session. */
+  public SessionCaches sessionCaches() {
+    return sessionCaches == null ? SessionCaches.DEFAULT : sessionCaches;
   }
 
   /**
@@ -222,7 +244,14 @@ public final class TableRef implements Serializable {
     } else {
       open.namespaceClient(namespaceTable.namespace().client()).tableId(namespaceTable.id());
     }
-    return open.readOptions(options.setStorageOptions(storageOptions).build()).build();
+    SessionCaches caches = sessionCaches();
+    return open.readOptions(
+            options
+                .setStorageOptions(storageOptions)
+                .setMetadataCacheSizeBytes(caches.metadataBytes())
+                .setIndexCacheSizeBytes(caches.indexBytes())
+                .build())
+        .build();
   }
 
   /**
