@@ -29,11 +29,11 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * What a FULL lookup cache loads, as Flink's cache loader wants it: an {@link InputFormat} whose
- * splits are the fragments of one table version (the newest, or the pinned one), each read on one
- * of the loader's threads. Each load checks first that the table still is the one the last load
- * read and still has the joined columns; a failure that may pass is retried {@code
- * lookup.max-retries} times, a fragment resuming after the rows it already gave.
+ * What a FULL lookup cache loads ({@link FullCacheLoader}): an {@link InputFormat} whose splits are
+ * the fragments of one table version (the newest, or the pinned one), each read on one of the
+ * loader's threads. Each load checks first that the table still is the one the last load read and
+ * still has the joined columns; a failure that may pass is retried {@code lookup.max-retries}
+ * times, a fragment resuming after the rows it already gave.
  */
 @Internal
 public final class FullCacheFormat implements InputFormat<RowData, FullCacheFormat.FragmentSplit> {
@@ -84,6 +84,11 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
             null);
   }
 
+  /** A format to read the splits of this one's loads with, on another thread. */
+  FullCacheFormat splitReader() {
+    return new FullCacheFormat(spec);
+  }
+
   @Override
   public void configure(Configuration parameters) {}
 
@@ -92,7 +97,7 @@ public final class FullCacheFormat implements InputFormat<RowData, FullCacheForm
     return cachedStatistics;
   }
 
-  /** Called by the cache loader on the format it keeps, once per load. */
+  /** Called on the format the cache keeps, once per load. */
   @Override
   public FragmentSplit[] createInputSplits(int minNumSplits) {
     return withRetries("open the table to load the lookup cache", this::planLoad);

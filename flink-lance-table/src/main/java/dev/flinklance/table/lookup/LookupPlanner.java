@@ -7,14 +7,13 @@ import dev.flinklance.source.LanceSourceConfig;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.table.api.ValidationException;
-import org.apache.flink.table.connector.source.InputFormatProvider;
 import org.apache.flink.table.connector.source.LookupTableSource.LookupContext;
 import org.apache.flink.table.connector.source.LookupTableSource.LookupRuntimeProvider;
 import org.apache.flink.table.connector.source.lookup.AsyncLookupFunctionProvider;
-import org.apache.flink.table.connector.source.lookup.FullCachingLookupProvider;
 import org.apache.flink.table.connector.source.lookup.LookupFunctionProvider;
 import org.apache.flink.table.connector.source.lookup.LookupOptions.LookupCacheType;
 import org.apache.flink.table.connector.source.lookup.PartialCachingAsyncLookupProvider;
@@ -25,8 +24,9 @@ import org.apache.flink.table.types.logical.RowType;
 /**
  * Plans one lookup join against a Lance table: checks the key columns and the {@code lookup.*}
  * options, and hands Flink the provider the options ask for (sync or async function, with Flink's
- * PARTIAL cache around it, or Flink's FULL cache loaded by {@link FullCacheFormat}). Every problem
- * is a {@link ValidationException} naming the table and the column or option, before the job runs.
+ * PARTIAL cache around it, or the FULL cache of {@link LanceFullCacheLookupFunction}). Every
+ * problem is a {@link ValidationException} naming the table and the column or option, before the
+ * job runs.
  */
 @Internal
 public final class LookupPlanner {
@@ -91,10 +91,12 @@ public final class LookupPlanner {
             config.refreshInterval());
     switch (config.cache()) {
       case FULL:
-        return FullCachingLookupProvider.of(
-            InputFormatProvider.of(new FullCacheFormat(spec)),
-            new NewVersionReloadTrigger(
-                spec.table(), spec.follows() ? config.fullCacheSchedule() : null));
+        return LookupFunctionProvider.of(
+            new LanceFullCacheLookupFunction(
+                spec,
+                lookupOptions(tableOptions),
+                new NewVersionReloadTrigger(
+                    spec.table(), spec.follows() ? config.fullCacheSchedule() : null)));
       case PARTIAL:
         return config.async()
             ? PartialCachingAsyncLookupProvider.of(
@@ -105,6 +107,18 @@ public final class LookupPlanner {
             ? AsyncLookupFunctionProvider.of(new LanceAsyncLookupFunction(spec))
             : LookupFunctionProvider.of(new LanceLookupFunction(spec));
     }
+  }
+
+  /** The join's {@code lookup.*} options, in a map that compares and serializes. */
+  private static TreeMap<String, String> lookupOptions(Map<String, String> tableOptions) {
+    TreeMap<String, String> options = new TreeMap<>();
+    tableOptions.forEach(
+        (key, value) -> {
+          if (key.startsWith(LanceLookupOptions.PREFIX)) {
+            options.put(key, value);
+          }
+        });
+    return options;
   }
 
   /**

@@ -38,27 +38,8 @@ class LookupMetricsITCase {
   @Test
   void aCatalogTablesLookupsAreReportedUnderItsNamespaceId() throws Exception {
     try (TestCatalog catalog = new TestCatalog(TestCatalog.Kind.DIR, dir)) {
-      TableEnvironment batch = catalog.use(Sql.batch());
-      exec(batch, "CREATE DATABASE db");
-      exec(batch, "CREATE TABLE db.users (id BIGINT, name STRING)");
-      exec(batch, "INSERT INTO db.users VALUES (1, 'one'), (2, 'two'), (3, 'three')");
-      long version = LanceTestTables.latestVersion(catalog.tableUri("db", "users"));
-
-      TableEnvironment streaming = catalog.use(Sql.streaming(Duration.ofSeconds(1)));
-      exec(
-          streaming,
-          "CREATE TEMPORARY VIEW clicks AS SELECT id, PROCTIME() AS proc_time FROM (VALUES"
-              + " (CAST(1 AS BIGINT)), (CAST(3 AS BIGINT)), (CAST(9 AS BIGINT))) AS t(id)");
-      TableResult result =
-          streaming.executeSql(
-              "SELECT c.id, u.name FROM clicks AS c LEFT JOIN db.users FOR SYSTEM_TIME AS OF"
-                  + " c.proc_time AS u ON c.id = u.id");
-      List<String> rows = new ArrayList<>();
-      try (CloseableIterator<Row> it = result.collect()) {
-        it.forEachRemaining(row -> rows.add(row.toString()));
-      }
-      assertThat(rows).containsExactlyInAnyOrder("+I[1, one]", "+I[3, three]", "+I[9, null]");
-      JobID job = result.getJobClient().orElseThrow().getJobID();
+      long version = createUsers(catalog);
+      JobID job = join(catalog, "");
 
       TableMetrics lookups = TableMetrics.of(REPORTER, job, "db.users");
       assertThat(lookups.count("lookupKeys")).isEqualTo(3);
@@ -71,5 +52,53 @@ class LookupMetricsITCase {
               id -> assertThat(id).containsPattern("\\.lance\\.table\\.db\\.users\\.lookup\\w+$"));
       assertThat(TableMetrics.prefixedNames(REPORTER, job)).isEmpty();
     }
+  }
+
+  /** The FULL cache reports what it holds: its rows, their heap, its load's time and version. */
+  @Test
+  void aFullCacheReportsItsRowsBytesAndLoad() throws Exception {
+    try (TestCatalog catalog = new TestCatalog(TestCatalog.Kind.DIR, dir)) {
+      long version = createUsers(catalog);
+      JobID job = join(catalog, "/*+ OPTIONS('lookup.cache' = 'FULL') */");
+
+      TableMetrics lookups = TableMetrics.of(REPORTER, job, "db.users");
+      assertThat(lookups.gauges("lookupTableVersion")).contains(version);
+      assertThat(lookups.gauges("lookupCacheRows")).contains(3L);
+      assertThat(lookups.gauges("lookupCacheBytes"))
+          .isNotEmpty()
+          .allSatisfy(bytes -> assertThat(bytes).isPositive());
+      assertThat(lookups.gauges("lookupCacheLoadMillis"))
+          .isNotEmpty()
+          .allSatisfy(millis -> assertThat(millis).isNotNegative());
+    }
+  }
+
+  /** Three users at the returned version. */
+  private static long createUsers(TestCatalog catalog) throws Exception {
+    TableEnvironment batch = catalog.use(Sql.batch());
+    exec(batch, "CREATE DATABASE db");
+    exec(batch, "CREATE TABLE db.users (id BIGINT, name STRING)");
+    exec(batch, "INSERT INTO db.users VALUES (1, 'one'), (2, 'two'), (3, 'three')");
+    return LanceTestTables.latestVersion(catalog.tableUri("db", "users"));
+  }
+
+  /** Joins three clicks to the users, two of them found; {@code hint} follows the table. */
+  private static JobID join(TestCatalog catalog, String hint) throws Exception {
+    TableEnvironment streaming = catalog.use(Sql.streaming(Duration.ofSeconds(1)));
+    exec(
+        streaming,
+        "CREATE TEMPORARY VIEW clicks AS SELECT id, PROCTIME() AS proc_time FROM (VALUES"
+            + " (CAST(1 AS BIGINT)), (CAST(3 AS BIGINT)), (CAST(9 AS BIGINT))) AS t(id)");
+    TableResult result =
+        streaming.executeSql(
+            "SELECT c.id, u.name FROM clicks AS c LEFT JOIN db.users "
+                + hint
+                + " FOR SYSTEM_TIME AS OF c.proc_time AS u ON c.id = u.id");
+    List<String> rows = new ArrayList<>();
+    try (CloseableIterator<Row> it = result.collect()) {
+      it.forEachRemaining(row -> rows.add(row.toString()));
+    }
+    assertThat(rows).containsExactlyInAnyOrder("+I[1, one]", "+I[3, three]", "+I[9, null]");
+    return result.getJobClient().orElseThrow().getJobID();
   }
 }
