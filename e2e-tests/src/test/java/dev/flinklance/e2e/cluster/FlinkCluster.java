@@ -142,7 +142,26 @@ public final class FlinkCluster implements AutoCloseable {
             "org.apache.flink.runtime.taskexecutor.TaskManagerRunner",
             taskManagerLaunch,
             // its id in the REST API, so that its registration is recognised
-            List.of("-D", "taskmanager.resource-id=" + processName));
+            List.of("-D", "taskmanager.resource-id=" + processName),
+            taskManagerEnvironment());
+  }
+
+  /**
+   * What {@code -Dflink.taskmanager.env=NAME=value,...} adds to each TaskManager's environment: the
+   * soak compares glibc's malloc settings ({@code MALLOC_ARENA_MAX}) and allocators ({@code
+   * LD_PRELOAD}) with it.
+   */
+  private static Map<String, String> taskManagerEnvironment() {
+    Map<String, String> environment = new LinkedHashMap<>();
+    for (String entry : split(System.getProperty("flink.taskmanager.env", "").replace(',', ' '))) {
+      int equals = entry.indexOf('=');
+      if (equals <= 0) {
+        throw new IllegalArgumentException(
+            "flink.taskmanager.env: expected NAME=value, got '" + entry + "'");
+      }
+      environment.put(entry.substring(0, equals), entry.substring(equals + 1));
+    }
+    return environment;
   }
 
   private void awaitTaskManager() throws InterruptedException {
@@ -162,7 +181,8 @@ public final class FlinkCluster implements AutoCloseable {
             "sql-gateway",
             "org.apache.flink.table.gateway.SqlGateway",
             new LaunchParameters(List.of("-Xmx512m"), List.of()),
-            List.of());
+            List.of(),
+            Map.of());
     SqlGatewayClient client = new SqlGatewayClient(HOST, gatewayPort);
     Await.until(
         "the SQL gateway to answer",
@@ -250,7 +270,8 @@ public final class FlinkCluster implements AutoCloseable {
         "jobmanager",
         "org.apache.flink.runtime.entrypoint.StandaloneSessionClusterEntrypoint",
         resourceParameters("GET_JM_RESOURCE_PARAMS"),
-        List.of("--executionMode", "cluster"));
+        List.of("--executionMode", "cluster"),
+        Map.of());
   }
 
   private void awaitJobManager(JvmProcess jobManager) throws InterruptedException {
@@ -263,15 +284,21 @@ public final class FlinkCluster implements AutoCloseable {
   }
 
   private JvmProcess launch(
-      String processName, String mainClass, LaunchParameters parameters, List<String> args)
+      String processName,
+      String mainClass,
+      LaunchParameters parameters,
+      List<String> args,
+      Map<String, String> environment)
       throws IOException {
     Path tmp = Files.createDirectories(tmpDir(processName));
     List<String> arguments =
         new ArrayList<>(List.of("--configDir", home.resolve("conf").toString()));
     arguments.addAll(args);
     arguments.addAll(parameters.dynamicProperties());
+    JvmProcess.Builder builder = JvmProcess.builder(processName, mainClass);
+    environment.forEach(builder::environment);
     JvmProcess process =
-        JvmProcess.builder(processName, mainClass)
+        builder
             .classpath(classpath)
             .jvmOptions(split(System.getProperty("flink.jvm.opts")))
             .jvmOptions(parameters.jvmOptions())

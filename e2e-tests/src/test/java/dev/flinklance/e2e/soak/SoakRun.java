@@ -64,6 +64,7 @@ public final class SoakRun {
   private final Map<String, Long> taskManagerStarts = new HashMap<>();
   private final List<MemorySample> memory = new ArrayList<>();
   private final List<String> kills = new ArrayList<>();
+  private final List<Long> killSeconds = new ArrayList<>();
   // the jobs that read (copy, lookup) by name: why they failed; the run goes on without them
   private final Map<String, String> readerFailures = new LinkedHashMap<>();
   private final S3TestServer s3;
@@ -101,7 +102,7 @@ public final class SoakRun {
     String options = config.compactionOptions();
     out.printf(
         "soak: %s of writing, %d rows/s appended, %d changes/s over %d keys, %d lookups/s, a kill"
-            + " every %s, %s, %s, the connector %s%n",
+            + " every %s, %s, %s, the connector %s, TaskManager environment: %s%n",
         config.duration(),
         config.appendRowsPerSecond(),
         config.upsertChangesPerSecond(),
@@ -114,7 +115,10 @@ public final class SoakRun {
             : String.format(
                 "tables in S3 (S3Proxy, every request %d ms late, %d in a row answered 503 every %s)",
                 config.s3Delay().toMillis(), config.s3FailureBurst(), config.s3BurstEvery()),
-        config.connectorInLib() ? "in lib/" : "in the job jar");
+        config.connectorInLib() ? "in lib/" : "in the job jar",
+        System.getProperty("flink.taskmanager.env", "").isBlank()
+            ? "as inherited"
+            : System.getProperty("flink.taskmanager.env"));
 
     try (BufferAllocator allocator = new RootAllocator()) {
       Map<String, TableProbe> tables = new LinkedHashMap<>();
@@ -195,6 +199,7 @@ public final class SoakRun {
         readerThread.join(Duration.ofMinutes(1).toMillis());
         cancel(copyJob);
       }
+      out.println("curves: " + SoakPlot.write(dir, killSeconds));
       for (TableProbe table : tables.values()) {
         table.walk();
       }
@@ -403,6 +408,7 @@ public final class SoakRun {
             elapsedSeconds, victim.name(), victim.pid(), hosts);
     out.println(line);
     kills.add(line);
+    killSeconds.add(elapsedSeconds);
     cluster.killTaskManager(victim);
     cluster.startTaskManager();
     List<JvmProcess> now = cluster.runningTaskManagers();
