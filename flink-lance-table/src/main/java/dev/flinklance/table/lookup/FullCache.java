@@ -9,6 +9,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.function.Supplier;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.table.connector.source.lookup.cache.trigger.CacheReloadTrigger;
 import org.apache.flink.table.types.logical.RowType;
 import org.slf4j.Logger;
@@ -215,6 +216,14 @@ final class FullCache {
   long size() {
     CachedRows loaded = rows;
     return loaded == null ? 0 : loaded.rows();
+  }
+
+  /** How many caches tasks of this JVM have open. */
+  @VisibleForTesting
+  static int open() {
+    synchronized (SHARED) {
+      return SHARED.size();
+    }
   }
 
   /** Ends one task's use; the last one stops the reloads. */

@@ -70,6 +70,7 @@ class LookupMetricsITCase {
       assertThat(lookups.gauges("lookupCacheLoadMillis"))
           .isNotEmpty()
           .allSatisfy(millis -> assertThat(millis).isNotNegative());
+      assertThat(FullCache.open()).as("the job's end closed its cache").isZero();
     }
   }
 
