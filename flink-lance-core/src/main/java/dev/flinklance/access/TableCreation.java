@@ -74,30 +74,10 @@ final class TableCreation {
       return Optional.empty(); // another writer's creation came first
     }
     if (created.version() == 1) {
-      return Optional.of(withSessionCaches(created));
+      return Optional.of(created);
     }
     undoRacedCreation(created, schema);
     return Optional.empty();
-  }
-
-  /**
-   * The created version through a handle of the table's own session limits ({@link SessionCaches}):
-   * a commit's handle has Lance's, and a writer may keep it for its whole life. Should the open
-   * fail or find another table, the commit's handle does as well.
-   */
-  private Dataset withSessionCaches(Dataset created) {
-    try {
-      Dataset reopened = table.open(allocator, created.version());
-      if (!VersionMark.of(reopened).equals(VersionMark.of(created))) { // dropped and created again
-        reopened.close();
-        return created;
-      }
-      created.close();
-      return reopened;
-    } catch (RuntimeException e) {
-      LOG.debug("Keeping the creation's handle of {}", table, e);
-      return created;
-    }
   }
 
   /**
