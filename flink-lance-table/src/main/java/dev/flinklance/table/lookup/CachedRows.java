@@ -58,11 +58,6 @@ final class CachedRows {
     this.bytes = bytes;
   }
 
-  /** An empty cache: no row matches. */
-  static CachedRows empty(RowType rowType, int[] keyFields) {
-    return of(rowType, keyFields, List.of());
-  }
-
   /** The rows {@code builders} took, indexed by key; the builders are spent. */
   static CachedRows of(RowType rowType, int[] keyFields, List<Builder> builders) {
     List<byte[]> pages = new ArrayList<>();

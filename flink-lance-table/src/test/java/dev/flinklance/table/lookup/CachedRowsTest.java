@@ -174,7 +174,7 @@ class CachedRowsTest {
 
   @Test
   void anEmptyCacheMatchesNothing() {
-    CachedRows rows = CachedRows.empty(FEATURES, BY_ID);
+    CachedRows rows = build(BY_ID, List.of(List.of())); // a table without rows
     assertThat(rows.reader().get(GenericRowData.of(1L))).isEmpty();
     assertThat(rows.rows()).isZero();
   }
