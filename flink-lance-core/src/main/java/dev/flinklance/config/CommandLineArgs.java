@@ -1,5 +1,6 @@
 package dev.flinklance.config;
 
+import dev.flinklance.compat.CommandLine;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -8,11 +9,10 @@ import java.util.function.Predicate;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.util.ParameterTool;
 
 /**
  * The command line of the connector's programs ({@code LanceCompactionJob}, {@code
- * LanceVectorIndex}): {@code --key value} pairs and value-less switches, read by Flink's {@link
+ * LanceVectorIndex}): {@code --key value} pairs and value-less switches, read by Flink's {@code
  * ParameterTool}, with one set of rules for what is unknown or incomplete.
  */
 @Internal
@@ -36,7 +36,7 @@ public final class CommandLineArgs {
       String[] args, Set<String> switches, Predicate<String> known) {
     Map<String, String> values;
     try {
-      values = new TreeMap<>(ParameterTool.fromArgs(args).toMap());
+      values = new TreeMap<>(CommandLine.parse(args));
     } catch (IllegalArgumentException e) {
       // ParameterTool's message repeats every argument, secrets included: name only the culprit
       Matcher culprit = CULPRIT.matcher(String.valueOf(e.getMessage()));

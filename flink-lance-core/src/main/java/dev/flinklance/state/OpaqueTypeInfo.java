@@ -1,8 +1,8 @@
 package dev.flinklance.state;
 
+import dev.flinklance.compat.SerializerTypeInformation;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.serialization.SerializerConfig;
-import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 
 /**
@@ -11,7 +11,7 @@ import org.apache.flink.api.common.typeutils.TypeSerializer;
  * of the same class and value type.
  */
 @Internal
-public abstract class OpaqueTypeInfo<T> extends TypeInformation<T> {
+public abstract class OpaqueTypeInfo<T> extends SerializerTypeInformation<T> {
   private static final long serialVersionUID = 1L;
 
   private final Class<T> type;

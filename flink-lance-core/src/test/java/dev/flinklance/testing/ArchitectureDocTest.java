@@ -78,7 +78,13 @@ class ArchitectureDocTest {
           "LookupOptions",
           "LookupTableSource",
           "DatasetDelta",
-          "ValidationException");
+          "ValidationException",
+          "ExecutionConfig",
+          "SerializerConfig",
+          "InitContext",
+          "WriterInitContext",
+          "TypeInformation",
+          "ParameterTool");
 
   /** A class name: capitalised, with a lower-case letter (not a SQL word such as `IN`). */
   private static final Pattern NAMED = Pattern.compile("`([A-Z][A-Za-z0-9]*[a-z][A-Za-z0-9]*)`");

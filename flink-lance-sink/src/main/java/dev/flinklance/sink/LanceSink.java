@@ -8,6 +8,7 @@ import dev.flinklance.sink.committer.CommittedCheckpoints;
 import dev.flinklance.sink.committer.LanceCommittable;
 import dev.flinklance.sink.committer.LanceCommittableSerializer;
 import dev.flinklance.sink.committer.LanceCommitter;
+import dev.flinklance.sink.compat.WriterInitSink;
 import dev.flinklance.sink.writer.LanceSinkWriter;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.sink.writer.LanceWriteResultSerializer;
@@ -17,7 +18,6 @@ import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -53,7 +53,7 @@ import org.apache.flink.util.function.SerializableFunction;
  */
 @PublicEvolving
 public class LanceSink<T>
-    implements Sink<T>,
+    implements WriterInitSink<T>,
         SupportsCommitter<LanceCommittable>,
         SupportsPreWriteTopology<T>,
         SupportsPreCommitTopology<LanceWriteResult, LanceCommittable>,

@@ -54,8 +54,7 @@ import org.lance.Dataset;
 public class LanceDynamicTableFactory
     implements DynamicTableSourceFactory, DynamicTableSinkFactory {
   public static final String IDENTIFIER = "lance";
-  private static final String VECTOR_SEARCH_API =
-      "org.apache.flink.table.connector.source.VectorSearchTableSource";
+  private static final String SOURCE_CLASS = "dev.flinklance.table.LanceDynamicTableSource";
 
   private final Function<ObjectIdentifier, Map<String, String>> catalogOptions;
 
@@ -107,7 +106,7 @@ public class LanceDynamicTableFactory
 
   @Override
   public DynamicTableSource createDynamicTableSource(Context context) {
-    requireVectorSearchApi();
+    requireSourceApi();
     Map<String, String> options = validatedOptions(context);
     LanceSourceConfig config =
         invalidIsValidation(
@@ -127,17 +126,18 @@ public class LanceDynamicTableFactory
   }
 
   /**
-   * The table source implements VectorSearchTableSource, which Flink has since 2.2. On Flink 2.1
-   * this factory still loads and writes (a connector jar in lib/ breaks no other connector), but
-   * the source class cannot be loaded: say so instead of a NoClassDefFoundError.
+   * The table source of the Flink 2.x build implements VectorSearchTableSource, which Flink has
+   * since 2.2. On Flink 2.1 this factory still loads and writes (a connector jar in lib/ breaks no
+   * other connector), but the source class cannot be loaded: say so instead of a
+   * NoClassDefFoundError. (The Flink 1.20 build's source has no VECTOR_SEARCH.)
    */
-  private static void requireVectorSearchApi() {
+  private static void requireSourceApi() {
     try {
-      Class.forName(VECTOR_SEARCH_API, false, LanceDynamicTableFactory.class.getClassLoader());
-    } catch (ClassNotFoundException e) {
+      Class.forName(SOURCE_CLASS, false, LanceDynamicTableFactory.class.getClassLoader());
+    } catch (ClassNotFoundException | LinkageError e) {
       throw new ValidationException(
           "Reading Lance tables with Flink SQL needs Flink 2.2 or later ("
-              + VECTOR_SEARCH_API
+              + String.valueOf(e.getMessage()).replace('/', '.')
               + " is missing); INSERT INTO a Lance table works on Flink 2.1 too");
     }
   }

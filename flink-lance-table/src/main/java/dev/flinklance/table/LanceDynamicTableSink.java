@@ -1,6 +1,7 @@
 package dev.flinklance.table;
 
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.table.compat.ChangelogModes;
 import java.util.List;
 import java.util.Map;
 import org.apache.flink.table.api.ValidationException;
@@ -62,7 +63,7 @@ final class LanceDynamicTableSink implements DynamicTableSink, SupportsOverwrite
         rowType.getFields().stream()
             .filter(field -> !primaryKey.contains(field.getName()))
             .allMatch(field -> field.getType().isNullable());
-    return ChangelogMode.upsert(onlyKeyNotNull);
+    return ChangelogModes.upsert(onlyKeyNotNull);
   }
 
   @Override

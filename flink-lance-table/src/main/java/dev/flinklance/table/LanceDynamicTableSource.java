@@ -8,7 +8,6 @@ import dev.flinklance.source.TableVersions;
 import dev.flinklance.table.filter.LanceFilters;
 import dev.flinklance.table.lookup.LookupPlanner;
 import dev.flinklance.table.source.RowCountFormat;
-import dev.flinklance.table.vector.VectorSearchPlanner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -19,7 +18,6 @@ import org.apache.flink.table.connector.source.InputFormatProvider;
 import org.apache.flink.table.connector.source.LookupTableSource;
 import org.apache.flink.table.connector.source.ScanTableSource;
 import org.apache.flink.table.connector.source.SourceProvider;
-import org.apache.flink.table.connector.source.VectorSearchTableSource;
 import org.apache.flink.table.connector.source.abilities.SupportsAggregatePushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsFilterPushDown;
 import org.apache.flink.table.connector.source.abilities.SupportsLimitPushDown;
@@ -34,12 +32,13 @@ import org.apache.flink.table.types.logical.RowType;
  * every change ({@code scan.streaming}, {@code scan.changelog}), with projection, filter and limit
  * (bounded only) pushed into Lance. Filters Lance cannot evaluate exactly as Flink does stay in
  * Flink. A bounded {@code COUNT(*)} without grouping is Lance's row count ({@link RowCountFormat}).
- * It is also the table {@code VECTOR_SEARCH} searches ({@link VectorSearchPlanner}) and the table a
- * lookup join reads ({@link LookupPlanner}), with the projection and the pushed filters.
+ * It is also the table {@code VECTOR_SEARCH} searches ({@link SearchableSource}, Flink 2.2+) and
+ * the table a lookup join reads ({@link LookupPlanner}), with the projection and the pushed
+ * filters.
  */
 final class LanceDynamicTableSource
     implements ScanTableSource,
-        VectorSearchTableSource,
+        SearchableSource,
         LookupTableSource,
         SupportsProjectionPushDown,
         SupportsFilterPushDown,
@@ -104,9 +103,8 @@ final class LanceDynamicTableSource
   }
 
   @Override
-  public VectorSearchRuntimeProvider getSearchRuntimeProvider(VectorSearchContext context) {
-    return VectorSearchPlanner.provider(
-        config, tableSchema, options, producedType, pushedFilter(), context);
+  public SearchTarget searchTarget() {
+    return new SearchTarget(config, tableSchema, options, producedType, pushedFilter());
   }
 
   @Override

@@ -3,8 +3,8 @@ package dev.flinklance.compactor.operator;
 import dev.flinklance.access.TableLoader;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.compat.ParameterizedStreamOperator;
 import org.apache.flink.annotation.Internal;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
 import org.slf4j.Logger;
@@ -15,7 +15,7 @@ import org.slf4j.LoggerFactory;
  * {@link TableLoader}; at the end of its input it waits for that work.
  */
 @Internal
-public abstract class BackgroundLanceOperator<OUT> extends AbstractStreamOperator<OUT>
+public abstract class BackgroundLanceOperator<OUT> extends ParameterizedStreamOperator<OUT>
     implements BoundedOneInput {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(BackgroundLanceOperator.class);

@@ -5,6 +5,7 @@ import dev.flinklance.access.Warehouse;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.PlanCompletion;
+import dev.flinklance.compactor.compat.ParameterizedStreamOperator;
 import dev.flinklance.maintenance.TableCommit;
 import dev.flinklance.metrics.LanceMetrics;
 import java.util.ArrayDeque;
@@ -15,7 +16,6 @@ import org.apache.flink.api.common.operators.MailboxExecutor;
 import org.apache.flink.configuration.Configuration;
 import org.apache.flink.metrics.Counter;
 import org.apache.flink.metrics.MetricGroup;
-import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
 import org.apache.flink.streaming.api.operators.OneInputStreamOperator;
 import org.apache.flink.streaming.api.operators.StreamOperatorParameters;
@@ -31,7 +31,7 @@ import org.slf4j.LoggerFactory;
  * from zero (a compaction comes at most one trigger later), and a pass cut short is planned again.
  */
 @Internal
-public final class WarehouseCompactor extends AbstractStreamOperator<CompactionSummary>
+public final class WarehouseCompactor extends ParameterizedStreamOperator<CompactionSummary>
     implements OneInputStreamOperator<TableCommit, CompactionSummary>, BoundedOneInput {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(WarehouseCompactor.class);

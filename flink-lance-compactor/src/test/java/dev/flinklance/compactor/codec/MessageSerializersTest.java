@@ -11,6 +11,7 @@ import java.nio.file.Path;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.flink.api.common.serialization.SerializerConfigImpl;
 import org.apache.flink.api.common.typeutils.TypeSerializer;
 import org.apache.flink.api.common.typeutils.TypeSerializerSnapshot;
 import org.apache.flink.core.memory.DataInputDeserializer;
@@ -51,7 +52,9 @@ class MessageSerializersTest {
       PlanRef plan = new PlanRef("p", task.getReadVersion(), 1, 7);
 
       RewriteTask copy =
-          roundTrip(RewriteTask.typeInfo().createSerializer(null), new RewriteTask(plan, 0, task));
+          roundTrip(
+              RewriteTask.typeInfo().createSerializer(new SerializerConfigImpl()),
+              new RewriteTask(plan, 0, task));
 
       assertThat(copy.plan()).isEqualTo(plan);
       assertThat(copy.task().getReadVersion()).isEqualTo(task.getReadVersion());
@@ -63,7 +66,7 @@ class MessageSerializersTest {
       RewriteResult result = copy.task().execute(dataset);
       RewriteOutcome outcome =
           roundTrip(
-              RewriteOutcome.typeInfo().createSerializer(null),
+              RewriteOutcome.typeInfo().createSerializer(new SerializerConfigImpl()),
               RewriteOutcome.rewritten(plan, 0, result));
 
       assertThat(outcome.result().getNewFragments()).isEqualTo(result.getNewFragments());
@@ -78,7 +81,8 @@ class MessageSerializersTest {
   @Test
   void failedAndEmptyOutcomesRoundTrip() throws IOException {
     PlanRef plan = new PlanRef("p", 3, 2, 9);
-    TypeSerializer<RewriteOutcome> serializer = RewriteOutcome.typeInfo().createSerializer(null);
+    TypeSerializer<RewriteOutcome> serializer =
+        RewriteOutcome.typeInfo().createSerializer(new SerializerConfigImpl());
 
     assertThat(roundTrip(serializer, RewriteOutcome.failed(plan, 1, "boom")))
         .isEqualTo(RewriteOutcome.failed(plan, 1, "boom"));
@@ -88,7 +92,8 @@ class MessageSerializersTest {
 
   @Test
   void theStateSerializerRestoresFromItsSnapshot() throws IOException {
-    TypeSerializer<RewriteTask> serializer = RewriteTask.typeInfo().createSerializer(null);
+    TypeSerializer<RewriteTask> serializer =
+        RewriteTask.typeInfo().createSerializer(new SerializerConfigImpl());
     DataOutputSerializer out = new DataOutputSerializer(64);
     TypeSerializerSnapshot.writeVersionedSnapshot(out, serializer.snapshotConfiguration());
     TypeSerializerSnapshot<RewriteTask> restored =

@@ -8,12 +8,12 @@ import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.committer.CommittedCheckpoints;
 import dev.flinklance.sink.committer.LanceCommittable;
+import dev.flinklance.sink.compat.WriterInitSink;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.testing.Failures;
 import java.io.IOException;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -33,7 +33,7 @@ import org.lance.compaction.RewriteResult;
  * throws (that rewrite is dropped, the job carries on).
  */
 public final class RewriteFailingSink<T>
-    implements Sink<T>,
+    implements WriterInitSink<T>,
         SupportsCommitter<LanceCommittable>,
         SupportsPreCommitTopology<LanceWriteResult, LanceCommittable>,
         SupportsPostCommitTopology<LanceCommittable> {

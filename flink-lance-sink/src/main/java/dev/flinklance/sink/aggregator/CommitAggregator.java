@@ -6,6 +6,7 @@ import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.errors.PermanentDatasetException;
 import dev.flinklance.sink.LanceSinkConfig;
 import dev.flinklance.sink.committer.LanceCommittable;
+import dev.flinklance.sink.compat.Committables;
 import dev.flinklance.sink.keys.ChangedKeys;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import java.util.ArrayList;
@@ -16,7 +17,6 @@ import java.util.UUID;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -93,7 +93,7 @@ public final class CommitAggregator
     CommittableMessage<LanceWriteResult> message = element.getValue();
     // Summaries too: an overwrite of an empty result must still know its checkpoint.
     CheckpointWrites writes =
-        pending.computeIfAbsent(message.getCheckpointId(), id -> new CheckpointWrites());
+        pending.computeIfAbsent(Committables.checkpointId(message), id -> new CheckpointWrites());
     if (message instanceof CommittableWithLineage<LanceWriteResult> withLineage) {
       writes.add(withLineage.getCommittable());
     }
@@ -174,7 +174,8 @@ public final class CommitAggregator
     LanceCommittable committable =
         new LanceCommittable(
             stamp, runStart, overwrite, writes.fragments, ChangedKeys.concat(writes.removedKeys));
-    output.collect(new StreamRecord<>(new CommittableSummary<>(0, 1, checkpointId, 1, 0)));
+    output.collect(
+        new StreamRecord<>(Committables.<LanceCommittable>summary(0, 1, checkpointId, 1)));
     output.collect(new StreamRecord<>(new CommittableWithLineage<>(committable, checkpointId, 0)));
   }
 

@@ -4,6 +4,7 @@ import dev.flinklance.access.VersionMark;
 import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.sink.aggregator.CommitUser;
 import dev.flinklance.sink.committer.LanceCommittable;
+import dev.flinklance.sink.compat.Committables;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -15,7 +16,6 @@ import java.util.UUID;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.runtime.state.StateInitializationContext;
 import org.apache.flink.streaming.api.connector.sink2.CommittableMessage;
-import org.apache.flink.streaming.api.connector.sink2.CommittableSummary;
 import org.apache.flink.streaming.api.connector.sink2.CommittableWithLineage;
 import org.apache.flink.streaming.api.operators.AbstractStreamOperator;
 import org.apache.flink.streaming.api.operators.BoundedOneInput;
@@ -81,7 +81,7 @@ public final class DynamicCommitAggregator
     if (message instanceof CommittableWithLineage<TableWriteResult> withLineage) {
       TableWriteResult result = withLineage.getCommittable();
       pending
-          .computeIfAbsent(message.getCheckpointId(), id -> new LinkedHashMap<>())
+          .computeIfAbsent(Committables.checkpointId(message), id -> new LinkedHashMap<>())
           .computeIfAbsent(result.table(), t -> new TableWrites(result.keyType()))
           .add(result.result());
     }
@@ -133,7 +133,8 @@ public final class DynamicCommitAggregator
       return;
     }
     output.collect(
-        new StreamRecord<>(new CommittableSummary<>(0, 1, checkpointId, committables.size(), 0)));
+        new StreamRecord<>(
+            Committables.<DynamicCommittable>summary(0, 1, checkpointId, committables.size())));
     for (DynamicCommittable committable : committables) {
       output.collect(
           new StreamRecord<>(new CommittableWithLineage<>(committable, checkpointId, 0)));

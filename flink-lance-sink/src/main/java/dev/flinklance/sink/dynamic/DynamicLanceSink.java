@@ -4,12 +4,12 @@ import dev.flinklance.maintenance.TableCommit;
 import dev.flinklance.maintenance.TableMaintenance;
 import dev.flinklance.maintenance.TableMaintenances;
 import dev.flinklance.sink.LanceSink;
+import dev.flinklance.sink.compat.WriterInitSink;
 import java.util.List;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -40,7 +40,7 @@ import org.apache.flink.streaming.api.datastream.SingleOutputStreamOperator;
  */
 @PublicEvolving
 public class DynamicLanceSink
-    implements Sink<DynamicRecord>,
+    implements WriterInitSink<DynamicRecord>,
         SupportsCommitter<DynamicCommittable>,
         SupportsPreWriteTopology<DynamicRecord>,
         SupportsPreCommitTopology<TableWriteResult, DynamicCommittable>,

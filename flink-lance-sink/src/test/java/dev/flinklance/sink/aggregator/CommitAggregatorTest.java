@@ -8,6 +8,9 @@ import dev.flinklance.access.VersionMark;
 import dev.flinklance.sink.LanceSink;
 import dev.flinklance.sink.LanceSinkBuilder;
 import dev.flinklance.sink.committer.LanceCommittable;
+import dev.flinklance.sink.committer.LanceCommittableSerializer;
+import dev.flinklance.sink.compat.Committables;
+import dev.flinklance.sink.testing.CommittableOutput;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.SerializerSnapshots;
@@ -56,7 +59,7 @@ class CommitAggregatorTest {
       assertThat(out).hasSize(2);
       CommittableSummary<LanceCommittable> summary =
           (CommittableSummary<LanceCommittable>) out.get(0);
-      assertThat(summary.getCheckpointId()).isEqualTo(7);
+      assertThat(Committables.checkpointId(summary)).isEqualTo(7);
       assertThat(summary.getNumberOfCommittables()).isEqualTo(1);
       assertThat(summary.getNumberOfSubtasks()).isEqualTo(1);
       LanceCommittable committable =
@@ -86,7 +89,7 @@ class CommitAggregatorTest {
       assertThat(harness.extractOutputValues())
           .filteredOn(m -> m instanceof CommittableWithLineage)
           .singleElement()
-          .extracting(CommittableMessage::getCheckpointId)
+          .extracting(Committables::checkpointId)
           .isEqualTo(4L);
     }
   }
@@ -259,6 +262,7 @@ class CommitAggregatorTest {
     var harness =
         new OneInputStreamOperatorTestHarness<
             CommittableMessage<LanceWriteResult>, CommittableMessage<LanceCommittable>>(aggregator);
+    CommittableOutput.setUp(harness, LanceCommittableSerializer::new);
     harness.initializeState(state);
     harness.open();
     return harness;
@@ -274,8 +278,7 @@ class CommitAggregatorTest {
 
   private static StreamRecord<CommittableMessage<LanceWriteResult>> summary(
       int subtask, int subtasks, long checkpoint, int committables) {
-    return new StreamRecord<>(
-        new CommittableSummary<>(subtask, subtasks, checkpoint, committables, 0));
+    return new StreamRecord<>(Committables.summary(subtask, subtasks, checkpoint, committables));
   }
 
   private static StreamRecord<CommittableMessage<LanceWriteResult>> result(

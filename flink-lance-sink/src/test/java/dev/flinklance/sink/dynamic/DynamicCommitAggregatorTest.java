@@ -2,6 +2,7 @@ package dev.flinklance.sink.dynamic;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.flinklance.sink.testing.CommittableOutput;
 import dev.flinklance.sink.writer.LanceWriteResult;
 import java.nio.file.Path;
 import java.util.List;
@@ -75,6 +76,7 @@ class DynamicCommitAggregatorTest {
         new OneInputStreamOperatorTestHarness<
             CommittableMessage<TableWriteResult>, CommittableMessage<DynamicCommittable>>(
             new DynamicCommitAggregator(config));
+    CommittableOutput.setUp(harness, DynamicCommittableSerializer::new);
     harness.initializeState((OperatorSubtaskState) null);
     harness.open();
     return harness;

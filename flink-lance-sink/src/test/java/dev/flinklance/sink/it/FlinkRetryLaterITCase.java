@@ -3,6 +3,7 @@ package dev.flinklance.sink.it;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.flinklance.sink.compat.WriterInitSink;
 import dev.flinklance.testing.TestClusters;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -14,7 +15,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import org.apache.flink.api.connector.sink2.Committer;
 import org.apache.flink.api.connector.sink2.CommitterInitContext;
 import org.apache.flink.api.connector.sink2.CommittingSinkWriter;
-import org.apache.flink.api.connector.sink2.Sink;
 import org.apache.flink.api.connector.sink2.SinkWriter;
 import org.apache.flink.api.connector.sink2.SupportsCommitter;
 import org.apache.flink.api.connector.sink2.WriterInitContext;
@@ -111,7 +111,7 @@ class FlinkRetryLaterITCase {
   }
 
   /** A sink with one committable per checkpoint that had records; its committer always defers. */
-  static final class RetryLaterSink implements Sink<Long>, SupportsCommitter<Long> {
+  static final class RetryLaterSink implements WriterInitSink<Long>, SupportsCommitter<Long> {
     private static final long serialVersionUID = 1L;
 
     @Override

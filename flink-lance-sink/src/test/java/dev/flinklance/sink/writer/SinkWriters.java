@@ -1,6 +1,8 @@
 package dev.flinklance.sink.writer;
 
 import dev.flinklance.sink.LanceSinkBuilder;
+import dev.flinklance.sink.compat.Committables;
+import dev.flinklance.sink.testing.CommittableOutput;
 import dev.flinklance.testing.LanceTestTables;
 import java.util.ArrayList;
 import java.util.List;
@@ -36,6 +38,7 @@ final class SinkWriters {
     var harness =
         new OneInputStreamOperatorTestHarness<RowData, CommittableMessage<LanceWriteResult>>(
             new SinkWriterOperatorFactory<>(sink.build()));
+    CommittableOutput.setUp(harness, LanceWriteResultSerializer::new);
     harness.initializeState(restored);
     harness.open();
     return harness;
@@ -48,7 +51,7 @@ final class SinkWriters {
     List<LanceWriteResult> results = new ArrayList<>();
     int summarised = -1;
     for (CommittableMessage<LanceWriteResult> message : writer.extractOutputValues()) {
-      if (message.getCheckpointId() != checkpoint) {
+      if (Committables.checkpointId(message) != checkpoint) {
         continue;
       }
       if (message instanceof CommittableSummary<LanceWriteResult> summary) {

@@ -42,9 +42,9 @@ public class LanceAsyncLookupFunction extends AsyncLookupFunction {
     lookup = new TableLookup(spec, context.getMetricGroup());
     lookup.open();
     int threads = Runtime.getRuntime().availableProcessors();
-    workers =
-        NativeWorkers.pool(
-            "lance-lookup-" + context.getTaskInfo().getIndexOfThisSubtask() + "-", threads);
+    // FunctionContext has no task info on Flink 1.20; its metric group names the subtask on all
+    String subtask = context.getMetricGroup().getAllVariables().getOrDefault("<subtask_index>", "");
+    workers = NativeWorkers.pool("lance-lookup-" + subtask + "-", threads);
     batcher = new LookupBatcher(lookup::lookup, workers, threads, TableLookup.KEYS_PER_QUERY);
   }
 

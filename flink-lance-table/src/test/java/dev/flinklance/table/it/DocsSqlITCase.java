@@ -16,6 +16,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
+import org.apache.flink.runtime.util.EnvironmentInformation;
 import org.apache.flink.test.junit5.MiniClusterExtension;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
@@ -58,6 +59,10 @@ class DocsSqlITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withoutRestarts();
   @RegisterExtension static final S3TestServer S3 = new S3TestServer();
 
+  /** VECTOR_SEARCH is Flink 2.2+: on the 1.20 line its examples are left out. */
+  private static final boolean HAS_VECTOR_SEARCH =
+      !EnvironmentInformation.getVersion().startsWith("1.");
+
   @TempDir static Path dir;
 
   @TestFactory
@@ -77,7 +82,9 @@ class DocsSqlITCase {
     for (List<Path> files : sessions) {
       List<DocStatement> statements = new ArrayList<>();
       for (Path file : files) {
-        statements.addAll(DocSql.statements(root, file));
+        DocSql.statements(root, file).stream()
+            .filter(statement -> HAS_VECTOR_SEARCH || !statement.sql().contains("VECTOR_SEARCH"))
+            .forEach(statements::add);
       }
       String page = root.relativize(files.get(0)).toString();
       if (!statements.isEmpty()) {

@@ -13,7 +13,6 @@ import org.apache.flink.api.common.typeinfo.TypeInformation;
 import org.apache.flink.api.common.typeinfo.Types;
 import org.apache.flink.streaming.api.datastream.DataStream;
 import org.apache.flink.streaming.api.environment.StreamExecutionEnvironment;
-import org.apache.flink.streaming.api.functions.source.legacy.RichParallelSourceFunction;
 import org.apache.flink.table.api.Schema;
 import org.apache.flink.table.api.Table;
 import org.apache.flink.table.api.bridge.java.StreamTableEnvironment;
@@ -75,7 +74,7 @@ public final class Probes implements AutoCloseable {
     QUEUES.remove(id);
   }
 
-  private static final class Source extends RichParallelSourceFunction<Row> {
+  private static final class Source extends ParallelTestSource<Row> {
     private static final long serialVersionUID = 1L;
     private final String id;
     private volatile boolean running = true;
