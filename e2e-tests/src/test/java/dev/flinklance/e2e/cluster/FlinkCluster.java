@@ -358,7 +358,11 @@ public final class FlinkCluster implements AutoCloseable {
 
   /** Flink's jars as the build copied them (a flink-dist lib/ without the connector). */
   private static List<Path> flinkLib() throws IOException {
-    Path lib = Path.of(System.getProperty("flink.cluster.lib", "target/flink-cluster/lib"));
+    Path lib =
+        Path.of(
+            System.getProperty(
+                "flink.cluster.lib",
+                "target/flink-cluster-" + System.getProperty("flink.version") + "/lib"));
     try (Stream<Path> jars = Files.list(lib)) {
       List<Path> list = jars.filter(p -> p.toString().endsWith(".jar")).sorted().toList();
       if (list.isEmpty()) {
