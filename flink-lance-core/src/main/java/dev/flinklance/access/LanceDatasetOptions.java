@@ -18,11 +18,13 @@ import org.apache.flink.annotation.PublicEvolving;
 import org.apache.flink.configuration.ConfigOption;
 import org.apache.flink.configuration.ConfigOptions;
 import org.apache.flink.configuration.Configuration;
+import org.apache.flink.configuration.MemorySize;
 import org.apache.flink.util.TimeUtils;
 
 /**
- * Options that say which Lance table and how to create it. Sink, source, compactor and catalog all
- * read these keys, so a key means the same in the DataStream API, in SQL and in the catalog.
+ * Options that say which Lance table, how to create it and how much its handles cache. Sink,
+ * source, compactor and catalog all read these keys, so a key means the same in the DataStream API,
+ * in SQL and in the catalog.
  */
 @PublicEvolving
 public final class LanceDatasetOptions {
@@ -127,6 +129,29 @@ public final class LanceDatasetOptions {
                   + " warning instead (acceptable when only one writer ever commits to the"
                   + " table); SKIP does not check. See docs/object-stores.md.");
 
+  public static final ConfigOption<MemorySize> METADATA_CACHE_SIZE =
+      ConfigOptions.key("metadata-cache-size")
+          .memoryType()
+          .defaultValue(new MemorySize(SessionCaches.DEFAULT.metadataBytes()))
+          .withDescription(
+              "Limit of the Lance metadata cache (manifests, deletion files, the metadata of each"
+                  + " data file read) of every table handle the connector opens, by Lance's count"
+                  + " (the memory it takes is about 2.5 times that). A handle a job keeps open (a"
+                  + " committer's, a lookup's) moves to each new version, and its cache keeps the"
+                  + " metadata of the versions it read until the limit. Native memory outside"
+                  + " Flink's memory model: see docs/deployment.md#memory.");
+
+  public static final ConfigOption<MemorySize> INDEX_CACHE_SIZE =
+      ConfigOptions.key("index-cache-size")
+          .memoryType()
+          .defaultValue(new MemorySize(SessionCaches.DEFAULT.indexBytes()))
+          .withDescription(
+              "Limit of the Lance index cache (pages of a BTree key index, partitions of a vector"
+                  + " index) of every table handle the connector opens, by Lance's count. Raise it"
+                  + " for lookups and upserts on tables whose key index is larger (about 16 bytes"
+                  + " a row) or vector searches that probe more partitions. Native memory outside"
+                  + " Flink's memory model: see docs/deployment.md#memory.");
+
   /**
    * Keys by which a catalog hands the connector the Lance Namespace that serves a table (not SQL
    * options: a table declares none of them, its catalog adds them): {@code lance-namespace.impl},
@@ -156,10 +181,25 @@ public final class LanceDatasetOptions {
     }
     Map<String, String> all = options.toMap();
     return new TableRef(
-        resolved,
-        storageOptions(all),
-        options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK),
-        namespaceTable(all));
+            resolved,
+            storageOptions(all),
+            options.get(OBJECT_STORE_CONDITIONAL_PUT_CHECK),
+            namespaceTable(all))
+        .withSessionCaches(sessionCaches(options));
+  }
+
+  /** The cache limits of {@link #METADATA_CACHE_SIZE} and {@link #INDEX_CACHE_SIZE}. */
+  @Internal
+  public static SessionCaches sessionCaches(Configuration options) {
+    long metadata = options.get(METADATA_CACHE_SIZE).getBytes();
+    long index = options.get(INDEX_CACHE_SIZE).getBytes();
+    for (ConfigOption<MemorySize> option : List.of(METADATA_CACHE_SIZE, INDEX_CACHE_SIZE)) {
+      if (options.get(option).getBytes() == 0) {
+        throw new IllegalArgumentException(
+            String.format("'%s' must be more than 0 bytes", option.key()));
+      }
+    }
+    return new SessionCaches(metadata, index);
   }
 
   /**
@@ -171,6 +211,9 @@ public final class LanceDatasetOptions {
     Map<String, String> options =
         accessOptions(table.configuredStorageOptions(), table.namespaceTable().orElse(null));
     options.put(PATH.key(), table.uri());
+    SessionCaches caches = table.sessionCaches();
+    options.put(METADATA_CACHE_SIZE.key(), caches.metadataBytes() + "b");
+    options.put(INDEX_CACHE_SIZE.key(), caches.indexBytes() + "b");
     return options;
   }
 

@@ -10,7 +10,8 @@ import org.apache.flink.annotation.Internal;
  * shares its session with every version it moves to, so its caches fill with the metadata of each
  * version and data file it ever read: with Lance's defaults, 1 GiB and 6 GiB per handle, the
  * 60-minute soak's long-lived TaskManager grew by about 500 MB an hour (issue 32), in native memory
- * that Flink's memory model does not count.
+ * that Flink's memory model does not count. A job sets them with {@link
+ * LanceDatasetOptions#METADATA_CACHE_SIZE} and {@link LanceDatasetOptions#INDEX_CACHE_SIZE}.
  *
  * @param metadataBytes the metadata cache's limit
  * @param indexBytes the index cache's limit

@@ -37,13 +37,15 @@ public final class Warehouse implements Serializable {
   private final String query;
 
   private final Map<String, String> storageOptions;
+  private final SessionCaches sessionCaches;
 
   /**
-   * @param options {@code storage.*} are kept for every table
+   * @param options {@code storage.*} and the cache limits are kept for every table
    * @throws IllegalArgumentException if the warehouse URI holds characters that end a URI's path
    */
   public Warehouse(String warehouse, Map<String, String> options) {
-    String uri = LanceDatasetOptions.dataset(warehouse, Configuration.fromMap(options)).uri();
+    TableRef root = LanceDatasetOptions.dataset(warehouse, Configuration.fromMap(options));
+    String uri = root.uri();
     int queryStart = uri.indexOf('?');
     String path = queryStart < 0 ? uri : uri.substring(0, queryStart);
     while (path.endsWith("/") && !path.endsWith("://")) {
@@ -52,6 +54,7 @@ public final class Warehouse implements Serializable {
     this.root = path;
     this.query = queryStart < 0 ? "" : uri.substring(queryStart);
     this.storageOptions = LanceDatasetOptions.storageOptions(options);
+    this.sessionCaches = root.sessionCaches();
   }
 
   /** The warehouse URI, with its query. */
@@ -82,9 +85,9 @@ public final class Warehouse implements Serializable {
     return place(database, table + TABLE_SUFFIX);
   }
 
-  /** The table {@code database.table}, with the warehouse's storage options. */
+  /** The table {@code database.table}, with the warehouse's storage options and cache limits. */
   public TableRef table(String database, String table) {
-    return new TableRef(tableUri(database, table), storageOptions);
+    return new TableRef(tableUri(database, table), storageOptions).withSessionCaches(sessionCaches);
   }
 
   /**

@@ -4,9 +4,11 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.file.Path;
+import java.util.Map;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.ipc.ArrowReader;
+import org.apache.flink.configuration.Configuration;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
@@ -52,14 +54,53 @@ class SessionCachesTest {
         .as("with Lance's limits the session keeps all it read")
         .isGreaterThan(2 * LIMIT);
     assertThat(
-            afterFollowingEveryVersion(
-                local.ref().withSessionCaches(new SessionCaches(LIMIT, LIMIT))))
+            afterFollowingEveryVersion(LanceDatasetOptions.dataset(local.uri(), limits("128kb"))))
+        .as("with the options' limits")
         .isLessThanOrEqualTo(2 * LIMIT);
+  }
+
+  private static Configuration limits(String size) {
+    return Configuration.fromMap(Map.of("metadata-cache-size", size, "index-cache-size", size));
+  }
+
+  @Test
+  void theOptionsReachEveryTableAJobOpens() {
+    String uri = dir.resolve("t").toString();
+    SessionCaches caches = new SessionCaches(LIMIT, LIMIT);
+    TableRef table = LanceDatasetOptions.dataset(uri, limits("128kb"));
+    assertThat(table.sessionCaches()).isEqualTo(caches);
+    // a job started from a table (the compaction procedure's) keeps them
+    assertThat(
+            LanceDatasetOptions.dataset(
+                    uri, Configuration.fromMap(LanceDatasetOptions.toOptions(table)))
+                .sessionCaches())
+        .isEqualTo(caches);
+    // the dynamic sink's and the catalog's tables, by name in a warehouse
+    assertThat(
+            new Warehouse(dir.toString(), limits("128kb").toMap()).table("db", "t").sessionCaches())
+        .isEqualTo(caches);
+    assertThat(LanceDatasetOptions.dataset(uri, new Configuration()).sessionCaches())
+        .isEqualTo(SessionCaches.DEFAULT);
+  }
+
+  @Test
+  void aLimitOfNothingIsRefusedNamingTheOption() {
+    assertThatThrownBy(
+            () ->
+                LanceDatasetOptions.dataset(
+                    dir.toString(), Configuration.fromMap(Map.of("index-cache-size", "0"))))
+        .isInstanceOf(IllegalArgumentException.class)
+        .hasMessage("'index-cache-size' must be more than 0 bytes");
+    assertThatThrownBy(
+            () ->
+                LanceDatasetOptions.dataset(
+                    dir.toString(), Configuration.fromMap(Map.of("metadata-cache-size", "lots"))))
+        .hasStackTraceContaining("metadata-cache-size");
   }
 
   @Test
   void everyTableHasTheConnectorsLimitsUnlessGivenOthers() {
-    TableRef table = TableRef.at(dir.resolve("t").toString(), java.util.Map.of());
+    TableRef table = TableRef.at(dir.resolve("t").toString(), Map.of());
     assertThat(table.sessionCaches()).isEqualTo(SessionCaches.DEFAULT);
     assertThat(SessionCaches.DEFAULT.metadataBytes())
         .isLessThan(SessionCaches.LANCE_DEFAULTS.metadataBytes());

@@ -107,6 +107,25 @@ class SqlBadInputITCase {
   }
 
   @Test
+  void cacheLimitsAreCheckedForReadsAndWrites() {
+    create(
+        "limited",
+        "id BIGINT NOT NULL, name STRING",
+        ", 'path' = '" + table + "', 'metadata-cache-size' = '1mb', 'index-cache-size' = '4mb'");
+    assertThat(queryStrings(env, "SELECT id FROM limited")).hasSize(10);
+    create(
+        "nothing",
+        "id BIGINT NOT NULL, name STRING",
+        ", 'path' = '" + table + "', 'index-cache-size' = '0'");
+    long version = LanceTestTables.latestVersion(table);
+    assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM nothing"))
+        .hasStackTraceContaining("'index-cache-size' must be more than 0 bytes");
+    assertThatThrownBy(() -> exec(env, "INSERT INTO nothing VALUES (1, 'x')"))
+        .hasStackTraceContaining("'index-cache-size' must be more than 0 bytes");
+    assertUnchanged(version);
+  }
+
+  @Test
   void compactionOptionsAreCheckedLikeEveryOther() {
     create(
         "unknown_key",
