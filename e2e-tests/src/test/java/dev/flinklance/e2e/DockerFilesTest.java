@@ -1,6 +1,7 @@
 package dev.flinklance.e2e;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeFalse;
 
 import java.io.IOException;
 import java.nio.file.Files;
@@ -18,7 +19,8 @@ import org.snakeyaml.engine.v2.api.LoadSettings;
 /**
  * What can be checked of docker/ without a Docker engine: the compose file parses, and the paths,
  * versions and options in docker/ are the build's (the SQL script itself runs on the e2e cluster in
- * {@code SqlGatewayITCase}).
+ * {@code SqlGatewayITCase}). docker/ runs the default build's Flink and jar: the build for Flink
+ * 1.20 ({@code -Pflink-1.20}) has none of its own.
  */
 class DockerFilesTest {
   private static final List<String> FLINK_SERVICES =
@@ -32,6 +34,9 @@ class DockerFilesTest {
   @BeforeAll
   @SuppressWarnings("unchecked")
   static void load() throws IOException {
+    assumeFalse(
+        System.getProperty("flink.version").startsWith("1."),
+        "docker/ is the default (Flink 2.x) build's");
     root = Path.of(System.getProperty("repo.root", "..")).toAbsolutePath().normalize();
     docker = root.resolve("docker");
     Object compose =
