@@ -191,15 +191,17 @@ public final class LanceDatasetOptions {
   /** The cache limits of {@link #METADATA_CACHE_SIZE} and {@link #INDEX_CACHE_SIZE}. */
   @Internal
   public static SessionCaches sessionCaches(Configuration options) {
-    long metadata = options.get(METADATA_CACHE_SIZE).getBytes();
-    long index = options.get(INDEX_CACHE_SIZE).getBytes();
-    for (ConfigOption<MemorySize> option : List.of(METADATA_CACHE_SIZE, INDEX_CACHE_SIZE)) {
-      if (options.get(option).getBytes() == 0) {
-        throw new IllegalArgumentException(
-            String.format("'%s' must be more than 0 bytes", option.key()));
-      }
+    return new SessionCaches(
+        positiveBytes(options, METADATA_CACHE_SIZE), positiveBytes(options, INDEX_CACHE_SIZE));
+  }
+
+  private static long positiveBytes(Configuration options, ConfigOption<MemorySize> option) {
+    long bytes = options.get(option).getBytes();
+    if (bytes == 0) {
+      throw new IllegalArgumentException(
+          String.format("'%s' must be more than 0 bytes", option.key()));
     }
-    return new SessionCaches(metadata, index);
+    return bytes;
   }
 
   /**
