@@ -28,9 +28,11 @@ import org.apache.flink.table.runtime.typeutils.InternalTypeInfo;
  *       streaming changelog read of the upsert table, upserted by {@code id} into a second table;
  *       runs until cancelled;
  *   <li>{@code lookup <storage-options> <upsert-table> <result-table> <probes> <probes-per-second>
- *       <keys>}: probes {@code 0..probes-1} (SQL datagen), each looking up key {@code probe % keys}
- *       in the upsert table (a SQL lookup join, the connector's defaults), appended to a result
- *       table.
+ *       <keys> <compaction-options>}: probes {@code 0..probes-1} (SQL datagen), each looking up key
+ *       {@code probe % keys} in the upsert table (a SQL lookup join, the connector's defaults),
+ *       appended to a result table that is compacted as the others are (uncompacted, its manifest
+ *       and every cached copy of it would grow by a fragment each checkpoint for as long as the run
+ *       lasts).
  * </ul>
  *
  * <p>The first argument after the job's name is the tables' storage options, {@code
@@ -70,7 +72,8 @@ public final class SoakJob {
               storage,
               Long.parseLong(args[3]),
               args[4],
-              Long.parseLong(args[5]));
+              Long.parseLong(args[5]),
+              args[6]);
       default -> throw new IllegalArgumentException("unknown soak job " + args[0]);
     }
   }
@@ -142,6 +145,7 @@ public final class SoakJob {
             // the upsert job's cleanup keeps what the copy has not read yet: without it the copy,
             // once behind the cleanup window, failed for good (a version's manifest gone)
             .consumerId("soak-copy")
+            .options(tableOptions(options(options)))
             .build();
     env.fromSource(changes, WatermarkStrategy.noWatermarks(), "changes of " + source)
         .setParallelism(1) // a changelog read has one reader: keep its order to the sink
@@ -167,11 +171,10 @@ public final class SoakJob {
       Map<String, String> storage,
       long probes,
       String probesPerSecond,
-      long keys) {
+      long keys,
+      String options) {
     StreamTableEnvironment tables = StreamTableEnvironment.create(env);
-    StringBuilder storageKeys = new StringBuilder();
-    storage.forEach(
-        (key, value) -> storageKeys.append(", 'storage.%s' = '%s'".formatted(key, value)));
+    String storageKeys = withKeys(prefixed("storage.", storage));
     tables.executeSql(
         "CREATE TABLE probes (probe BIGINT NOT NULL, k AS probe % "
             + keys
@@ -194,10 +197,33 @@ public final class SoakJob {
             + resultTable
             + "', 'sink.commit-user' = 'soak-lookup'"
             + storageKeys
+            + withKeys(options(options))
             + ")");
     tables.executeSql(
         "INSERT INTO looked_up SELECT p.probe, p.k, u.name, u.version FROM probes AS p LEFT JOIN"
             + " upserted FOR SYSTEM_TIME AS OF p.proc AS u ON p.k = u.id");
+  }
+
+  /**
+   * The options that are not the sink's {@code compaction.*}: the table's, which a source takes.
+   */
+  private static Map<String, String> tableOptions(Map<String, String> options) {
+    Map<String, String> table = new LinkedHashMap<>(options);
+    table.keySet().removeIf(key -> key.startsWith("compaction."));
+    return table;
+  }
+
+  /** {@code , 'key' = 'value'} for each option: the rest of a SQL WITH clause. */
+  private static String withKeys(Map<String, String> options) {
+    StringBuilder keys = new StringBuilder();
+    options.forEach((key, value) -> keys.append(", '%s' = '%s'".formatted(key, value)));
+    return keys.toString();
+  }
+
+  private static Map<String, String> prefixed(String prefix, Map<String, String> options) {
+    Map<String, String> keys = new LinkedHashMap<>();
+    options.forEach((key, value) -> keys.put(prefix + key, value));
+    return keys;
   }
 
   static Map<String, String> options(String keyValues) {

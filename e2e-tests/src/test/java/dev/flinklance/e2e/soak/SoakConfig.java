@@ -17,6 +17,8 @@ import java.time.Duration;
  * @param s3Delay with {@code s3}: how late the server answers every request
  * @param s3FailureBurst with {@code s3}: how many requests in a row get 503 SlowDown, every {@code
  *     s3BurstEvery}
+ * @param tableOptions more options of every table the jobs read and write ({@code key=value,...}:
+ *     {@code metadata-cache-size=4mb}), or empty
  * @param connectorInLib the connector jar in the cluster's {@code lib/}, as a long-running
  *     deployment should have it; false: inside the job jar, where every job class loader (every
  *     restart of a job on a TaskManager) loads Lance's native library again
@@ -37,6 +39,7 @@ public record SoakConfig(
     Duration s3Delay,
     int s3FailureBurst,
     Duration s3BurstEvery,
+    String tableOptions,
     boolean connectorInLib) {
 
   /**
@@ -69,6 +72,7 @@ public record SoakConfig(
         Duration.ofMillis(Long.parseLong(property("soak.s3-delay-ms", "20"))),
         Integer.parseInt(property("soak.s3-failure-burst", "20")),
         Duration.ofSeconds(Long.parseLong(property("soak.s3-burst-every-seconds", "60"))),
+        property("soak.table-options", ""),
         connectorIn(property("soak.connector-in", "lib")));
   }
 
@@ -82,8 +86,8 @@ public record SoakConfig(
     };
   }
 
-  /** The sink's {@code compaction.*} options, as {@code SoakJob} takes them. */
-  String compactionOptions() {
+  /** The jobs' options: the sinks' {@code compaction.*} and the tables', as SoakJob takes them. */
+  String jobOptions() {
     return "compaction.enabled=true"
         + ",compaction.trigger.small-fragments="
         + smallFragments
@@ -91,7 +95,8 @@ public record SoakConfig(
         + targetRowsPerFragment
         + ",compaction.cleanup-older-than="
         + cleanupOlderThan.toSeconds()
-        + " s";
+        + " s"
+        + (tableOptions.isEmpty() ? "" : "," + tableOptions);
   }
 
   long appendRows() {

@@ -99,7 +99,7 @@ public final class SoakRun {
                 SoakJob.class, dir.resolve("soak-job.jar"), List.of(Changelog.class));
     String jarId = rest.uploadJar(jar);
     String job = SoakJob.class.getName();
-    String options = config.compactionOptions();
+    String options = config.jobOptions();
     out.printf(
         "soak: %s of writing, %d rows/s appended, %d changes/s over %d keys, %d lookups/s, a kill"
             + " every %s, %s, %s, the connector %s, TaskManager environment: %s%n",
@@ -122,10 +122,10 @@ public final class SoakRun {
 
     try (BufferAllocator allocator = new RootAllocator()) {
       Map<String, TableProbe> tables = new LinkedHashMap<>();
-      for (String name : List.of("append", "upsert", "copy")) {
+      for (String name : List.of("append", "upsert", "copy", "lookups")) {
         tables.put(name, table(name, allocator));
       }
-      TableProbe lookups = table("lookups", allocator);
+      TableProbe lookups = tables.get("lookups");
       String storageArgument =
           storage.entrySet().stream()
               .map(e -> e.getKey() + "=" + e.getValue())
@@ -179,7 +179,8 @@ public final class SoakRun {
                   lookups.uri(),
                   Long.toString(config.lookups()),
                   Long.toString(config.lookupsPerSecond()),
-                  Long.toString(config.keys())),
+                  Long.toString(config.keys()),
+                  options),
               1);
       Map<String, String> jobs =
           Map.of("append", appendJob, "upsert", upsertJob, "copy", copyJob, "lookup", lookupJob);
@@ -493,7 +494,7 @@ public final class SoakRun {
             : lookupCheck(lookups));
 
     for (TableProbe table : tables.values()) {
-      checks.addAll(tableChecks(table, table.name().equals("append") ? rows : config.keys()));
+      checks.addAll(tableChecks(table, maxRows(table.name())));
     }
     checks.add(
         new Check(
@@ -632,6 +633,15 @@ public final class SoakRun {
                 + shape.manifestBytes() / 1024
                 + " KB"));
     return checks;
+  }
+
+  /** The most rows a table of the run can hold, for its fragment bound. */
+  private long maxRows(String table) {
+    return switch (table) {
+      case "append" -> config.appendRows();
+      case "lookups" -> config.lookups();
+      default -> config.keys();
+    };
   }
 
   /** The RSS slope of the TaskManager watched longest after its warm-up, by least squares. */
