@@ -36,7 +36,7 @@ import org.lance.JniLoader;
  * append job and a PRIMARY KEY upsert job write at a steady rate with 500 ms checkpoints, in-job
  * compaction and version cleanup; a streaming changelog read copies the upsert table into a third
  * table; a plain lance-core reader in this JVM queries the written tables in a loop; a lookup join
- * probes the upsert table; the TaskManager running the upsert job is killed with {@code kill -9}
+ * probes the upsert table; a TaskManager running the upsert job is killed with {@code kill -9}
  * every {@link SoakConfig#killEvery} and replaced. One line per {@link SoakConfig#sampleEvery} (and
  * CSV rows in the run's directory); at the end, the checks of {@link #checks}.
  */
@@ -393,16 +393,25 @@ public final class SoakRun {
     }
   }
 
-  /** {@code kill -9} of the TaskManager that runs the upsert job, then a new TaskManager. */
+  /**
+   * {@code kill -9} of the youngest TaskManager that runs the upsert job, then a new TaskManager.
+   * After the first kill the oldest one (started with the run) is spared, even when it runs the
+   * upsert job (the youngest is killed then): its RSS over the whole run is what the memory check
+   * judges, and a cache that fills for half an hour shows only in a TaskManager that lives that
+   * long.
+   */
   private void killAndReplace(String upsertJob, long elapsedSeconds)
       throws IOException, InterruptedException {
     List<String> hosts = probe.taskManagersOf(upsertJob);
     List<JvmProcess> running = cluster.runningTaskManagers();
-    JvmProcess victim =
-        running.stream()
-            .filter(tm -> hosts.contains(tm.name()))
-            .findFirst()
-            .orElse(running.get(running.size() - 1));
+    JvmProcess victim = running.get(running.size() - 1);
+    int spared = kills.isEmpty() ? 0 : 1;
+    for (int i = running.size() - 1; i >= spared; i--) {
+      if (hosts.contains(running.get(i).name())) {
+        victim = running.get(i);
+        break;
+      }
+    }
     String line =
         String.format(
             "[%5ds] kill -9 %s (pid %d), running %s",
