@@ -12,6 +12,7 @@ import static dev.flinklance.compactor.LanceCompactionOptions.COMPACTION_TRIGGER
 
 import dev.flinklance.access.LanceDatasetOptions;
 import dev.flinklance.access.TableRef;
+import dev.flinklance.config.OptionChecks;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.Optional;
@@ -69,10 +70,7 @@ public final class CompactionConfig implements Serializable {
    */
   public static CompactionConfig from(Configuration conf) {
     String path = conf.get(PATH);
-    if (path == null || path.isBlank()) {
-      throw new IllegalArgumentException(
-          String.format("Invalid Lance compaction option '%s': must be set", PATH.key()));
-    }
+    require(path != null && !path.isBlank(), PATH, "must be set");
     TableRef dataset = LanceDatasetOptions.dataset(path, conf); // with its namespace, if any
     return new CompactionConfig(conf, dataset);
   }
@@ -91,10 +89,7 @@ public final class CompactionConfig implements Serializable {
   }
 
   private static void require(boolean condition, ConfigOption<?> option, String problem) {
-    if (!condition) {
-      throw new IllegalArgumentException(
-          String.format("Invalid Lance compaction option '%s': %s", option.key(), problem));
-    }
+    OptionChecks.require(condition, option.key(), "Lance compaction", problem);
   }
 
   public TableRef dataset() {

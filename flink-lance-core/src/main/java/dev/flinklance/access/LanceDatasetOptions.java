@@ -1,6 +1,7 @@
 package dev.flinklance.access;
 
 import dev.flinklance.arrow.Compression;
+import dev.flinklance.config.OptionChecks;
 import dev.flinklance.namespace.NamespaceConnection;
 import dev.flinklance.namespace.NamespaceTable;
 import java.net.URLDecoder;
@@ -28,6 +29,8 @@ import org.apache.flink.util.TimeUtils;
  */
 @PublicEvolving
 public final class LanceDatasetOptions {
+  /** Whose options these are, in the messages of {@link OptionChecks}. */
+  private static final String KIND = "Lance table";
 
   /**
    * Every key with this prefix is passed to Lance as a storage option with the prefix removed:
@@ -196,11 +199,8 @@ public final class LanceDatasetOptions {
   }
 
   private static long positiveBytes(Configuration options, ConfigOption<MemorySize> option) {
-    long bytes = options.get(option).getBytes();
-    if (bytes == 0) {
-      throw new IllegalArgumentException(
-          String.format("'%s' must be more than 0 bytes", option.key()));
-    }
+    long bytes = OptionChecks.parse(options, option, KIND).getBytes();
+    OptionChecks.require(bytes > 0, option.key(), KIND, "must be more than 0 bytes");
     return bytes;
   }
 

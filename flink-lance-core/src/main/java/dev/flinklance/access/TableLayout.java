@@ -10,6 +10,7 @@ import static dev.flinklance.access.LanceDatasetOptions.VECTOR_COLUMNS;
 import dev.flinklance.arrow.ArrowSchemaConverter;
 import dev.flinklance.arrow.ColumnCompression;
 import dev.flinklance.arrow.Compression;
+import dev.flinklance.config.OptionChecks;
 import java.io.Serializable;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
@@ -161,7 +162,6 @@ public final class TableLayout implements Serializable {
   }
 
   private static IllegalArgumentException invalid(ConfigOption<?> option, String problem) {
-    return new IllegalArgumentException(
-        String.format("Invalid Lance sink option '%s': %s", option.key(), problem));
+    return OptionChecks.invalid(option.key(), "Lance sink", problem);
   }
 }

@@ -37,8 +37,13 @@ public final class OptionChecks {
    */
   public static void require(boolean condition, String key, String kind, String problem) {
     if (!condition) {
-      throw new IllegalArgumentException(
-          String.format("Invalid %s option '%s': %s", kind, key, problem));
+      throw invalid(key, kind, problem);
     }
+  }
+
+  /** The failure naming the option and the problem, for checks that build it themselves. */
+  public static IllegalArgumentException invalid(String key, String kind, String problem) {
+    return new IllegalArgumentException(
+        String.format("Invalid %s option '%s': %s", kind, key, problem));
   }
 }

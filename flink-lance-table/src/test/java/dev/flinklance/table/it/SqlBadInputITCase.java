@@ -119,9 +119,11 @@ class SqlBadInputITCase {
         ", 'path' = '" + table + "', 'index-cache-size' = '0'");
     long version = LanceTestTables.latestVersion(table);
     assertThatThrownBy(() -> queryStrings(env, "SELECT * FROM nothing"))
-        .hasStackTraceContaining("'index-cache-size' must be more than 0 bytes");
+        .hasStackTraceContaining(
+            "Invalid Lance table option 'index-cache-size': must be more than 0 bytes");
     assertThatThrownBy(() -> exec(env, "INSERT INTO nothing VALUES (1, 'x')"))
-        .hasStackTraceContaining("'index-cache-size' must be more than 0 bytes");
+        .hasStackTraceContaining(
+            "Invalid Lance table option 'index-cache-size': must be more than 0 bytes");
     assertUnchanged(version);
   }
 
