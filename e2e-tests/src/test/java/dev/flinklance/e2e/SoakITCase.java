@@ -26,14 +26,21 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 class SoakITCase {
   @RegisterExtension
   static final FlinkClusterExtension CLUSTER =
-      // three slots each: the append job takes two, the upsert, copy and lookup jobs one each
       new FlinkClusterExtension(
           "soak",
           () ->
               SoakConfig.fromSystemProperties().connectorInLib()
                   ? List.of(ConnectorJars.connectorJar())
                   : List.of(),
-          Map.of("taskmanager.numberOfTaskSlots", "3"));
+          Map.of(
+              // three slots each: the append job takes two, the upsert, copy and lookup jobs one
+              "taskmanager.numberOfTaskSlots",
+              "3",
+              // the whole Java heap resident from the start: else the RSS grows for half an hour
+              // by heap pages G1 touches for the first time (bounded by -Xmx, 360 MB), which the
+              // RSS check would take for a leak
+              "env.java.opts.taskmanager",
+              "-XX:+AlwaysPreTouch"));
 
   @Test
   // bin/soak runs for an hour or more; the driver has its own deadlines

@@ -46,6 +46,10 @@ public final class FlinkCluster implements AutoCloseable {
   private final FlinkRestClient rest;
   private final List<JvmProcess> processes = new ArrayList<>();
   private LaunchParameters taskManagerLaunch;
+
+  /** The config's {@code env.java.opts.taskmanager}, which Flink's scripts add to its command. */
+  private List<String> taskManagerJvmOptions = List.of();
+
   private JvmProcess taskManager;
   private int taskManagersStarted;
 
@@ -133,7 +137,10 @@ public final class FlinkCluster implements AutoCloseable {
 
   private void launchTaskManager() throws IOException, InterruptedException {
     if (taskManagerLaunch == null) {
-      taskManagerLaunch = resourceParameters("GET_TM_RESOURCE_PARAMS");
+      LaunchParameters resources = resourceParameters("GET_TM_RESOURCE_PARAMS");
+      List<String> jvmOptions = new ArrayList<>(resources.jvmOptions());
+      jvmOptions.addAll(taskManagerJvmOptions);
+      taskManagerLaunch = new LaunchParameters(jvmOptions, resources.dynamicProperties());
     }
     String processName = TASK_MANAGER_PREFIX + ++taskManagersStarted;
     taskManager =
@@ -252,6 +259,7 @@ public final class FlinkCluster implements AutoCloseable {
     config.put("blob.storage.directory", home.resolve("tmp/blobs").toString());
     config.put("io.tmp.dirs", home.resolve("tmp/io").toString());
     config.putAll(extra);
+    taskManagerJvmOptions = split(config.get("env.java.opts.taskmanager"));
     Path conf = Files.createDirectories(home.resolve("conf"));
     Files.createDirectories(home.resolve("upload"));
     Files.writeString(
