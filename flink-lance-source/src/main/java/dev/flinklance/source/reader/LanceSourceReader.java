@@ -22,22 +22,28 @@ import org.apache.flink.table.data.RowData;
 public final class LanceSourceReader
     extends SingleThreadMultiplexSourceReaderBase<RowData, RowData, LanceSplit, LanceSplitState> {
   private final List<LanceSplit> restored = new ArrayList<>();
+  private final ReaderTable table;
   private boolean started;
 
   public LanceSourceReader(LanceScan scan, Configuration config, SourceReaderContext context) {
-    this(scan, config, context, new ReaderMetrics(context.metricGroup()));
+    this(config, context, new ReaderMetrics(context.metricGroup()), new ReaderTable(scan), scan);
   }
 
   private LanceSourceReader(
-      LanceScan scan, Configuration config, SourceReaderContext context, ReaderMetrics metrics) {
+      Configuration config,
+      SourceReaderContext context,
+      ReaderMetrics metrics,
+      ReaderTable table,
+      LanceScan scan) {
     super(
-        () -> new LanceSplitReader(scan, metrics),
+        () -> new LanceSplitReader(scan, metrics, table),
         (row, output, state) -> {
           output.collect(row);
           state.rowEmitted();
         },
         config,
         context);
+    this.table = table;
   }
 
   /** Before {@link #start()} the splits come from the reader's restored state. */
@@ -64,6 +70,16 @@ public final class LanceSourceReader
     context.sendSourceEventToCoordinator(
         new ReaderEvents.Finished(List.copyOf(finishedSplits.keySet())));
     context.sendSplitRequest();
+  }
+
+  /** The table last: the split readers' batches came from its allocator. */
+  @Override
+  public void close() throws Exception {
+    try {
+      super.close();
+    } finally {
+      table.close();
+    }
   }
 
   @Override

@@ -1,24 +1,17 @@
 package dev.flinklance.source.reader;
 
-import dev.flinklance.access.OpenTable;
 import dev.flinklance.arrow.read.ArrowColumnarBatch;
-import dev.flinklance.commit.VersionChanges;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.LanceErrors;
-import dev.flinklance.errors.PermanentDatasetException;
-import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.source.LanceScan;
-import dev.flinklance.source.TableVersions;
 import dev.flinklance.source.split.LanceSplit;
 import dev.flinklance.source.split.SplitKind;
 import java.io.IOException;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Deque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.arrow.util.AutoCloseables;
@@ -36,7 +29,8 @@ import org.lance.ipc.LanceScanner;
  * Reads the splits assigned to one reader, one after the other, one Arrow batch per {@link
  * #fetch()}: {@code Fragment.newScan(ScanOptions)} then {@code LanceScanner.scanBatches()}, at the
  * split's version, or at the version before for the rows a version removed. A split restored with
- * rows already emitted resumes after them.
+ * rows already emitted resumes after them. The versions come from the source reader's {@link
+ * ReaderTable}, which outlives this.
  */
 final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
   private final LanceScan scan;
@@ -44,15 +38,8 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
   private final Set<OwnedBatch> outstanding = ConcurrentHashMap.newKeySet();
   private final Deque<LanceSplit> splits = new ArrayDeque<>();
 
-  /**
-   * The table, opened at the first version a split reads: its allocator takes the batches, and
-   * every other version is checked out of it ({@link OpenTable#checkout}), checked to be the same
-   * table (a table replaced under the read ends it, as it ends the planning).
-   */
-  private OpenTable table;
-
-  /** The other versions open, by version. */
-  private final Map<Long, Dataset> datasets = new HashMap<>();
+  /** The table at the versions the splits read: the source reader's, shared with each of these. */
+  private final ReaderTable table;
 
   private LanceSplit current;
   private LanceScanner scanner;
@@ -67,12 +54,10 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
    */
   private Set<String> absent;
 
-  /** The update pairs of the version last read, in a changelog read that pairs them. */
-  private UpdatePairs pairs;
-
-  LanceSplitReader(LanceScan scan, ReaderMetrics metrics) {
+  LanceSplitReader(LanceScan scan, ReaderMetrics metrics, ReaderTable table) {
     this.scan = scan;
     this.metrics = metrics;
+    this.table = table;
   }
 
   @Override
@@ -111,15 +96,15 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
       return false;
     }
     try {
-      Dataset rows = dataset(split, split.readVersion());
+      Dataset rows = table.dataset(split, split.readVersion());
       ChangeKeys keys =
           scan.changelog() && split.kind() != SplitKind.SNAPSHOT
               ? ChangeKeys.of(scan.changelogKey(), rows.hasStableRowIds())
               : null;
-      UpdatePairs versionPairs = keys == null ? null : pairsOf(split, keys);
+      UpdatePairs versionPairs = keys == null ? null : table.pairs(split, keys);
       DeletedRows deleted =
           split.kind() == SplitKind.DELETED_ROWS
-              ? DeletedRows.of(rows, dataset(split, split.version()), split.fragmentId())
+              ? DeletedRows.of(rows, table.dataset(split, split.version()), split.fragmentId())
               : null;
       DeletedRows picked = deleted == null || deleted.named() ? null : deleted;
       choice = new RowChoice(split, keys, versionPairs, picked);
@@ -155,76 +140,14 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
     return Set.copyOf(absent);
   }
 
-  /** The pairs of the split's version, read once for all of its splits. */
-  private UpdatePairs pairsOf(LanceSplit split, ChangeKeys keys) throws Exception {
-    if (pairs == null || pairs.version() != split.version()) {
-      Dataset after = dataset(split, split.version());
-      pairs =
-          UpdatePairs.read(
-              scan,
-              keys,
-              dataset(split, split.version() - 1),
-              after,
-              VersionChanges.of(after, split.version(), scan.watchedColumns()));
-    }
-    return pairs;
-  }
-
-  /**
-   * The table at {@code version}, kept open while splits of the same versions follow; versions the
-   * splits have left behind are closed.
-   */
-  private Dataset dataset(LanceSplit split, long version) {
-    datasets
-        .entrySet()
-        .removeIf(
-            open -> {
-              boolean stale = open.getKey() < split.version() - 1;
-              if (stale) {
-                open.getValue().close();
-              }
-              return stale;
-            });
-    try {
-      if (table == null) {
-        table = OpenTable.at(scan.dataset(), version, null);
-      }
-      if (version == table.dataset().version()) {
-        return table.dataset();
-      }
-      return datasets.computeIfAbsent(version, table::checkout);
-    } catch (TableReplacedException e) {
-      throw TableVersions.replacedWhileRead(scan.dataset(), e);
-    } catch (PermanentDatasetException e) {
-      throw e.getCause() != null && LanceErrors.isNotFound(e.getCause())
-          ? gone("cannot open version " + version, e.getCause())
-          : e;
-    }
-  }
-
   private LanceDatasetException failure(String action, LanceSplit split, Exception cause) {
     String problem =
         String.format(
             "cannot %s fragment %d of version %d (%s)",
             action, split.fragmentId(), split.readVersion(), split.describeRows());
     return LanceErrors.isNotFound(cause)
-        ? gone(problem, cause)
+        ? table.gone(problem, cause)
         : LanceDatasetException.wrap(scan.dataset().uri(), problem, cause);
-  }
-
-  /**
-   * A version that is gone (cleaned up, table dropped) stays gone: no restart reads it again. A
-   * streaming read says what keeps the versions it needs.
-   */
-  private PermanentDatasetException gone(String problem, Throwable cause) {
-    return new PermanentDatasetException(
-        scan.dataset().uri(),
-        scan.streaming() == null
-            ? problem
-            : problem
-                + ": the version no longer exists (cleaned up?); "
-                + TableVersions.cleanupHint(scan.streaming()),
-        cause);
   }
 
   private RecordsWithSplitIds<RowData> finishCurrent() throws IOException {
@@ -251,14 +174,8 @@ final class LanceSplitReader implements SplitReader<RowData, LanceSplit> {
   @Override
   public void close() throws Exception {
     closeScan();
-    datasets.values().forEach(Dataset::close);
-    datasets.clear();
     // Batches still queued for the main thread are never recycled once the task ends.
     AutoCloseables.close(new ArrayList<>(outstanding));
-    if (table != null) {
-      table.close();
-      table = null;
-    }
   }
 
   private void closeScan() throws IOException {

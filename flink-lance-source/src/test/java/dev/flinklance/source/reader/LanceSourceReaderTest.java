@@ -9,6 +9,7 @@ import dev.flinklance.source.enumerator.ReaderEvents;
 import dev.flinklance.source.split.LanceSplit;
 import dev.flinklance.source.testing.PolledReader;
 import dev.flinklance.source.testing.SourceTable;
+import dev.flinklance.testing.TestFiles;
 import java.nio.file.Path;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
@@ -49,6 +50,30 @@ class LanceSourceReaderTest {
               new ReaderEvents.Finished(List.of(split.splitId())));
       assertThat(reader.splitRequests()).as("the next split").isEqualTo(2);
       assertThat(reader.snapshot(1)).isEmpty();
+    }
+  }
+
+  /**
+   * The reader asks for one split at a time and Flink closes its split reader between them: the
+   * table stays open all the same, and the second split of a version reads the version opened for
+   * the first (here it still reads after another client's cleanup removed every manifest; opened
+   * again, the version would be gone).
+   */
+  @Test
+  void theTableStaysOpenFromOneSplitToTheNext() throws Exception {
+    SourceTable two = SourceTable.create(dir.resolve("two"), false);
+    two.append(0, 20, 10); // version 2: ids 0..9 in fragment 0, 10..19 in fragment 1
+    LanceSplit first = two.added(0, 2);
+    LanceSplit second = two.added(1, 2);
+    try (PolledReader reader = PolledReader.start(SourceScans.of(two.source()), List.of())) {
+      reader.assign(first);
+      assertThat(reader.readToEnd()).isEqualTo(rows("+I", 0, 10));
+      reader.idle();
+      TestFiles.deleteRecursively(Path.of(two.uri(), "_versions"));
+
+      reader.assign(second);
+      assertThat(reader.readToEnd()).isEqualTo(rows("+I", 10, 20));
+      assertThat(reader.finished()).containsExactly(first.splitId(), second.splitId());
     }
   }
 

@@ -22,6 +22,7 @@ import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
 import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.table.data.RowData;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -35,6 +36,7 @@ import org.lance.cleanup.CleanupPolicy;
  */
 class LanceSplitReaderTest {
   @TempDir Path dir;
+  private final List<ReaderTable> readerTables = new ArrayList<>();
   private SourceTable table;
 
   /** Version 1 empty; 2: ids 0..19 in fragments 0 (0..9) and 1 (10..19). */
@@ -183,10 +185,20 @@ class LanceSplitReaderTest {
     return table.source().streaming();
   }
 
-  private static LanceSplitReader reader(LanceSourceBuilder source) {
+  /** A split reader with a table of its own, closed after the test (the source reader's role). */
+  private LanceSplitReader reader(LanceSourceBuilder source) {
     LanceScan scan = SourceScans.of(source);
+    ReaderTable readerTable = new ReaderTable(scan);
+    readerTables.add(readerTable);
     return new LanceSplitReader(
-        scan, new ReaderMetrics(UnregisteredMetricsGroup.createSourceReaderMetricGroup()));
+        scan,
+        new ReaderMetrics(UnregisteredMetricsGroup.createSourceReaderMetricGroup()),
+        readerTable);
+  }
+
+  @AfterEach
+  void closeReaderTables() {
+    readerTables.forEach(ReaderTable::close);
   }
 
   private static String format(RowData row) {

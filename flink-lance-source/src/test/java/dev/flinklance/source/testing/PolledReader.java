@@ -102,6 +102,17 @@ public final class PolledReader implements AutoCloseable {
     return List.copyOf(output.rows.subList(from, output.rows.size()));
   }
 
+  /**
+   * Polls with nothing assigned for a while, as the source operator does while it waits for a
+   * split: Flink closes the idle split fetcher, and with it the split reader, on such a poll.
+   */
+  public void idle() throws Exception {
+    for (int i = 0; i < 20; i++) {
+      reader.pollNext(output);
+      Thread.sleep(10);
+    }
+  }
+
   public List<LanceSplit> snapshot(long checkpointId) {
     return reader.snapshotState(checkpointId);
   }
