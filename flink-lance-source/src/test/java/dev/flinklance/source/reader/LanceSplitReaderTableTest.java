@@ -19,11 +19,10 @@ import java.util.List;
 import java.util.Map;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.table.data.RowData;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -33,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LanceSplitReaderTableTest {
   @TempDir Path dir;
-  private final List<ReaderTable> readerTables = new ArrayList<>();
+  @RegisterExtension final SplitReaders readers = new SplitReaders();
   private String uri;
   private LanceScan scan;
 
@@ -86,19 +85,8 @@ class LanceSplitReaderTableTest {
     }
   }
 
-  /** A split reader with a table of its own, closed after the test (the source reader's role). */
   private LanceSplitReader reader() {
-    ReaderTable readerTable = new ReaderTable(scan);
-    readerTables.add(readerTable);
-    return new LanceSplitReader(
-        scan,
-        new ReaderMetrics(UnregisteredMetricsGroup.createSourceReaderMetricGroup()),
-        readerTable);
-  }
-
-  @AfterEach
-  void closeReaderTables() {
-    readerTables.forEach(ReaderTable::close);
+    return readers.open(scan);
   }
 
   /** The ids of the rows of {@code split}, read to its end. */

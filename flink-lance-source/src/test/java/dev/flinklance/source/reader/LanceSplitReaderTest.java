@@ -5,7 +5,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.flinklance.errors.PermanentDatasetException;
-import dev.flinklance.source.LanceScan;
 import dev.flinklance.source.LanceSourceBuilder;
 import dev.flinklance.source.SourceScans;
 import dev.flinklance.source.split.LanceSplit;
@@ -20,11 +19,10 @@ import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.connector.base.source.reader.RecordsWithSplitIds;
 import org.apache.flink.connector.base.source.reader.splitreader.SplitsAddition;
-import org.apache.flink.metrics.groups.UnregisteredMetricsGroup;
 import org.apache.flink.table.data.RowData;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
 import org.lance.cleanup.CleanupPolicy;
@@ -36,7 +34,7 @@ import org.lance.cleanup.CleanupPolicy;
  */
 class LanceSplitReaderTest {
   @TempDir Path dir;
-  private final List<ReaderTable> readerTables = new ArrayList<>();
+  @RegisterExtension final SplitReaders readers = new SplitReaders();
   private SourceTable table;
 
   /** Version 1 empty; 2: ids 0..19 in fragments 0 (0..9) and 1 (10..19). */
@@ -185,20 +183,8 @@ class LanceSplitReaderTest {
     return table.source().streaming();
   }
 
-  /** A split reader with a table of its own, closed after the test (the source reader's role). */
   private LanceSplitReader reader(LanceSourceBuilder source) {
-    LanceScan scan = SourceScans.of(source);
-    ReaderTable readerTable = new ReaderTable(scan);
-    readerTables.add(readerTable);
-    return new LanceSplitReader(
-        scan,
-        new ReaderMetrics(UnregisteredMetricsGroup.createSourceReaderMetricGroup()),
-        readerTable);
-  }
-
-  @AfterEach
-  void closeReaderTables() {
-    readerTables.forEach(ReaderTable::close);
+    return readers.open(SourceScans.of(source));
   }
 
   private static String format(RowData row) {
