@@ -21,6 +21,14 @@ public record InFlightPlan(String planId, long plannedAtMillis, List<FragmentKey
     return !current.containsAll(sources) || nowMillis - plannedAtMillis >= timeoutMillis;
   }
 
+  /**
+   * Whether a concurrent change preempted the plan: a source fragment is still in the table under
+   * its id, changed (a commit of the plan would have replaced it by new fragments).
+   */
+  boolean wasPreempted(Set<FragmentKey> current, Set<Integer> currentIds) {
+    return sources.stream().anyMatch(s -> currentIds.contains(s.id()) && !current.contains(s));
+  }
+
   void write(DataOutputView out) throws IOException {
     out.writeUTF(planId);
     out.writeLong(plannedAtMillis);

@@ -26,7 +26,7 @@ import org.lance.compaction.TaskData;
 @Internal
 public final class Planning {
   /** Lance's default: a fragment with more deleted rows than this share is rewritten. */
-  private static final double DELETION_SHARE = 0.1;
+  static final double DELETION_SHARE = 0.1;
 
   /** Tasks per plan; the rest waits for the next plan. Keeps the workers' queues bounded. */
   static final int MAX_TASKS_PER_PLAN = 256;
@@ -60,6 +60,7 @@ public final class Planning {
 
   private final CompactionConfig config;
   private final TriggerPolicy policy;
+  private final PreemptionBackoff backoff = new PreemptionBackoff();
 
   public Planning(CompactionConfig config) {
     this.config = config;
@@ -67,6 +68,8 @@ public final class Planning {
   }
 
   /**
+   * Not thread-safe: one look at a time.
+   *
    * @param forced plan whatever can be compacted (a standalone pass)
    */
   public Evaluation evaluate(
@@ -82,12 +85,26 @@ public final class Planning {
         fragments.stream().map(FragmentKey::of).collect(Collectors.toCollection(HashSet::new));
     Set<String> settled = new HashSet<>();
     Set<FragmentKey> busy = new HashSet<>();
+    Set<Integer> currentIds =
+        fragments.stream().map(FragmentMetadata::getId).collect(Collectors.toSet());
+    boolean preempted = false;
+    boolean committed = false;
     for (InFlightPlan plan : inFlight) {
       if (plan.isSettled(current, nowMillis, config.timeout().toMillis())) {
         settled.add(plan.planId());
+        if (plan.wasPreempted(current, currentIds)) {
+          preempted = true;
+        } else if (!current.containsAll(plan.sources())) {
+          committed = true;
+        }
       } else {
         busy.addAll(plan.sources());
       }
+    }
+    if (preempted) {
+      backoff.preempted(nowMillis);
+    } else if (committed) {
+      backoff.committed();
     }
     if (MemWal.isOn(latest)) {
       return new Evaluation(latest.version(), fragments.size(), settled, 0, forced, null, true);
@@ -103,7 +120,10 @@ public final class Planning {
                     .filter(f -> !busy.contains(FragmentKey.of(f)) && isCandidate(f))
                     .count()
             + toSpill.size();
-    boolean fired = forced || policy.fires(candidates, commitsSinceLast, millisSinceLast);
+    boolean fired =
+        forced
+            || (!backoff.waiting(nowMillis)
+                && policy.fires(candidates, commitsSinceLast, millisSinceLast));
     if (!fired) {
       return new Evaluation(latest.version(), fragments.size(), settled, candidates, fired, null);
     }
@@ -121,7 +141,8 @@ public final class Planning {
     List<CompactionTask> tasks = new ArrayList<>();
     List<FragmentKey> sources = new ArrayList<>();
     for (CompactionTask task : plan.getCompactionTasks()) {
-      for (List<FragmentMetadata> run : runsNotBusy(task, excluded)) {
+      for (List<FragmentMetadata> run :
+          TaskRuns.of(task.getTaskData().getFragments(), excluded, !forced, backoff.maxRun())) {
         if (tasks.size() < MAX_TASKS_PER_PLAN) {
           tasks.add(
               new CompactionTask(
@@ -155,31 +176,6 @@ public final class Planning {
         new Planned(ref, tasks, new InFlightPlan(planId, nowMillis, List.copyOf(sources))));
   }
 
-  /**
-   * The task's fragments split at those an unfinished plan is rewriting (or that must not be
-   * compacted yet): Lance plans adjacent fragments together, and one busy fragment must not hold
-   * back the others. A lone fragment is kept only if Lance planned it alone (to drop its deleted
-   * rows).
-   */
-  private static List<List<FragmentMetadata>> runsNotBusy(
-      CompactionTask task, Set<FragmentKey> busy) {
-    List<FragmentMetadata> fragments = task.getTaskData().getFragments();
-    List<List<FragmentMetadata>> runs = new ArrayList<>();
-    List<FragmentMetadata> run = new ArrayList<>();
-    for (FragmentMetadata fragment : fragments) {
-      if (busy.contains(FragmentKey.of(fragment))) {
-        run = new ArrayList<>();
-      } else {
-        if (run.isEmpty()) {
-          runs.add(run);
-        }
-        run.add(fragment);
-      }
-    }
-    runs.removeIf(r -> r.size() < 2 && fragments.size() > 1);
-    return runs;
-  }
-
   /** The table's inline row-id budget if compaction spills its lineage. */
   private static OptionalLong spillBudget(Dataset latest) {
     if (!latest.hasStableRowIds() || !TableFiles.supports(latest.uri())) {
@@ -205,8 +201,12 @@ public final class Planning {
   }
 
   private boolean isCandidate(FragmentMetadata fragment) {
+    return fragment.getPhysicalRows() - fragment.getNumDeletions() < config.targetRowsPerFragment()
+        || deletionHeavy(fragment);
+  }
+
+  static boolean deletionHeavy(FragmentMetadata fragment) {
     long rows = fragment.getPhysicalRows();
-    return rows - fragment.getNumDeletions() < config.targetRowsPerFragment()
-        || (rows > 0 && fragment.getNumDeletions() > rows * DELETION_SHARE);
+    return rows > 0 && fragment.getNumDeletions() > rows * DELETION_SHARE;
   }
 }
