@@ -4,14 +4,19 @@ import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.PlanCompletion;
 import dev.flinklance.compactor.plan.PlanRef;
+import dev.flinklance.compactor.rewrite.OutcomeFiles;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.files.TableFiles;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.NavigableMap;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -31,13 +36,15 @@ import org.slf4j.LoggerFactory;
  * background) spills lineage and commits them with Lance's {@code commitCompaction}, brings vector
  * and scalar indexes up to date with new fragments, and runs cleanup when configured. Outcomes wait
  * in its checkpointed state until their plan has committed: a restore commits them again, unless
- * the table's history shows that they already landed.
+ * the table's history shows that they already landed. Large rewrites wait there as the names of
+ * their {@link OutcomeFiles}, deleted once their plan is done.
  */
 @Internal
 public final class CompactionCommitter extends BackgroundLanceOperator<CompactionSummary>
     implements OneInputStreamOperator<RewriteOutcome, CompactionSummary> {
   private static final long serialVersionUID = 1L;
   private static final Logger LOG = LoggerFactory.getLogger(CompactionCommitter.class);
+  private static final long ORPHAN_SWEEP_MILLIS = Duration.ofHours(1).toMillis();
 
   private final RewriteOutcome.Serializer serializer = new RewriteOutcome.Serializer();
   private final Map<String, PendingPlan> pending = new LinkedHashMap<>();
@@ -45,6 +52,12 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   private CompactionMetrics metrics;
   private Optional<TableFiles> sideFiles;
   private PlanCompletion completion;
+  private OutcomeFiles outcomeFiles;
+  private long lastOrphanSweep = Long.MIN_VALUE;
+  // outcome files of finished plans: deleted once a checkpoint without them completed, so that a
+  // restore still tells a plan that landed from one that did not
+  private final List<RewriteOutcome> finished = new ArrayList<>();
+  private final NavigableMap<Long, List<RewriteOutcome>> deletable = new TreeMap<>();
 
   /** A plan whose outcomes are still arriving, or that is being committed. */
   private static final class PendingPlan {
@@ -105,6 +118,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
     metrics = new CompactionMetrics(getMetricGroup(), table);
     sideFiles = TableFiles.of(table);
     completion = new PlanCompletion(config, sideFiles);
+    outcomeFiles = new OutcomeFiles(table);
     for (PendingPlan plan : List.copyOf(pending.values())) {
       if (plan.received == plan.outcomes.length) {
         startCommit(plan);
@@ -124,28 +138,32 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
 
   private void startCommit(PendingPlan plan) {
     plan.committing = true;
-    List<RewriteResult> rewritten = new ArrayList<>();
-    int failed = 0;
-    for (RewriteOutcome outcome : plan.outcomes) {
-      if (outcome.result() != null) {
-        rewritten.add(outcome.result());
-      } else if (outcome.failure() != null) {
-        failed++;
-      }
+    List<RewriteOutcome> outcomes = List.of(plan.outcomes);
+    int failed = (int) outcomes.stream().filter(o -> o.failure() != null).count();
+    boolean sweep = System.currentTimeMillis() - lastOrphanSweep >= ORPHAN_SWEEP_MILLIS;
+    if (sweep) {
+      lastOrphanSweep = System.currentTimeMillis();
     }
-    int failedTasks = failed;
     background.submit(
         "commit compaction " + plan.ref.planId(),
-        () -> completion.complete(handle, plan.ref, rewritten, failedTasks, plan.restored),
-        finished -> {
-          pending.remove(plan.ref.planId());
-          metrics.finished(finished.summary());
-          metrics.sideFilesDeleted(finished.sideFilesDeleted());
-          LOG.info("Compaction of {} finished: {}", table, finished.summary());
-          output.collect(new StreamRecord<>(finished.summary()));
+        () -> {
+          if (sweep) {
+            outcomeFiles.deleteOrphans(System.currentTimeMillis());
+          }
+          List<RewriteResult> rewritten = results(plan.ref, outcomes);
+          long rewrites = outcomes.stream().filter(RewriteOutcome::isRewritten).count();
+          int failedTasks = failed + (int) (rewrites - rewritten.size());
+          return completion.complete(handle, plan.ref, rewritten, failedTasks, plan.restored);
+        },
+        done -> {
+          finished(plan);
+          metrics.finished(done.summary());
+          metrics.sideFilesDeleted(done.sideFilesDeleted());
+          LOG.info("Compaction of {} finished: {}", table, done.summary());
+          output.collect(new StreamRecord<>(done.summary()));
         },
         failure -> {
-          pending.remove(plan.ref.planId());
+          finished(plan);
           metrics.failed();
           LOG.warn(
               "Compaction {} of {} failed; its fragments are planned again later",
@@ -153,8 +171,67 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
               table,
               failure);
           handle.reset();
-          output.collect(new StreamRecord<>(PlanCompletion.failed(plan.ref, failedTasks, failure)));
+          output.collect(new StreamRecord<>(PlanCompletion.failed(plan.ref, failed, failure)));
         });
+  }
+
+  private void finished(PendingPlan plan) {
+    pending.remove(plan.ref.planId());
+    for (RewriteOutcome outcome : plan.outcomes) {
+      if (outcome.resultFile() != null) {
+        finished.add(outcome);
+      }
+    }
+  }
+
+  @Override
+  public void notifyCheckpointComplete(long checkpointId) throws Exception {
+    super.notifyCheckpointComplete(checkpointId);
+    SortedMap<Long, List<RewriteOutcome>> done = deletable.headMap(checkpointId, true);
+    if (done.isEmpty()) {
+      return;
+    }
+    List<RewriteOutcome> files = done.values().stream().flatMap(List::stream).toList();
+    done.clear();
+    background.submit(
+        "delete rewrite outcome files",
+        () -> {
+          files.forEach(outcomeFiles::delete);
+          return files.size();
+        },
+        deleted -> {},
+        failure -> LOG.warn("Could not delete rewrite outcome files of {}", table, failure));
+  }
+
+  /** A bounded job takes no checkpoint after its input ended, and restores none. */
+  @Override
+  public void endInput() throws Exception {
+    super.endInput();
+    finished.forEach(outcomeFiles::delete);
+    finished.clear();
+  }
+
+  /** The plan's rewrites; one whose file is gone is left out, as a failed task. */
+  private List<RewriteResult> results(PlanRef plan, List<RewriteOutcome> outcomes) {
+    List<RewriteResult> rewritten = new ArrayList<>();
+    for (RewriteOutcome outcome : outcomes) {
+      if (outcome.isRewritten()) {
+        Optional<RewriteResult> result = outcomeFiles.result(outcome);
+        if (result.isPresent()) {
+          rewritten.add(result.get());
+        } else {
+          LOG.warn(
+              "The rewrite of task {} of compaction {} of {} is gone ({} deleted, or older than {}"
+                  + " and removed as an orphan); its fragments are planned again later",
+              outcome.index(),
+              plan.planId(),
+              table,
+              outcome.resultFile(),
+              OutcomeFiles.ORPHAN_AGE);
+        }
+      }
+    }
+    return rewritten;
   }
 
   @Override
@@ -169,6 +246,10 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
       }
     }
     state.update(outcomes);
+    if (!finished.isEmpty()) {
+      deletable.put(context.getCheckpointId(), List.copyOf(finished));
+      finished.clear();
+    }
   }
 
   @Override
@@ -176,6 +257,9 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
     super.close();
     if (sideFiles != null) {
       sideFiles.ifPresent(TableFiles::close);
+    }
+    if (outcomeFiles != null) {
+      outcomeFiles.close();
     }
   }
 

@@ -3,6 +3,7 @@ package dev.flinklance.compactor.operator;
 import dev.flinklance.access.TableLoader;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.plan.RewriteTask;
+import dev.flinklance.compactor.rewrite.OutcomeFiles;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.concurrent.NativeWorkers;
 import java.util.List;
@@ -20,10 +21,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A rewrite worker: runs Lance compaction tasks (reads the task's fragments at the plan's version,
- * writes new fragment files, commits nothing). Runs inside Flink's async operator, so tasks in
- * flight are kept in checkpoints and run again after a restore, and a rewrite never holds back a
- * checkpoint. A failed or timed-out rewrite becomes a failed outcome: the committer leaves its
- * fragments for a later plan, and the job carries on.
+ * writes new fragment files, commits nothing; a large rewrite's metadata goes to an {@link
+ * OutcomeFiles outcome file}). Runs inside Flink's async operator, so tasks in flight are kept in
+ * checkpoints and run again after a restore, and a rewrite never holds back a checkpoint. A failed
+ * or timed-out rewrite becomes a failed outcome: the committer leaves its fragments for a later
+ * plan, and the job carries on.
  */
 @Internal
 public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutcome>
@@ -35,6 +37,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
   private transient ExecutorService executor;
   private transient TableLoader handle;
   private transient RewriteMetrics metrics;
+  private transient OutcomeFiles outcomeFiles;
 
   public RewriteFunction(TableRef table) {
     this.table = table;
@@ -45,6 +48,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
     executor = NativeWorkers.singleThread("lance-rewrite-" + table.uri());
     handle = new TableLoader(table);
     metrics = new RewriteMetrics(getRuntimeContext().getMetricGroup(), table);
+    outcomeFiles = new OutcomeFiles(table);
   }
 
   @Override
@@ -68,7 +72,7 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
           result.getNewFragments().size(),
           (System.nanoTime() - start) / 1_000_000,
           task);
-      return RewriteOutcome.rewritten(task.plan(), task.index(), result);
+      return outcomeFiles.hold(RewriteOutcome.rewritten(task.plan(), task.index(), result));
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       metrics.failed();
       LOG.warn(
@@ -104,6 +108,9 @@ public class RewriteFunction extends RichAsyncFunction<RewriteTask, RewriteOutco
     }
     if (handle != null) {
       handle.close();
+    }
+    if (outcomeFiles != null) {
+      outcomeFiles.close();
     }
   }
 }

@@ -3,6 +3,7 @@ package dev.flinklance.compactor.plan;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputView;
@@ -22,11 +23,19 @@ public record InFlightPlan(String planId, long plannedAtMillis, List<FragmentKey
   }
 
   /**
-   * Whether a concurrent change preempted the plan: a source fragment is still in the table under
-   * its id, changed (a commit of the plan would have replaced it by new fragments).
+   * Whether a delete preempted the plan: a source fragment is still in the table, its data
+   * unchanged, with other rows deleted (a rewrite would bring those rows back, so its commit drops
+   * it). Other changes (a commit of the plan, an overwrite) are not counted.
    */
-  boolean wasPreempted(Set<FragmentKey> current, Set<Integer> currentIds) {
-    return sources.stream().anyMatch(s -> currentIds.contains(s.id()) && !current.contains(s));
+  boolean wasDeletedFrom(Map<Integer, FragmentKey> current) {
+    return sources.stream()
+        .anyMatch(
+            source -> {
+              FragmentKey now = current.get(source.id());
+              return now != null
+                  && now.firstDataFile().equals(source.firstDataFile())
+                  && now.deletionFileId() != source.deletionFileId();
+            });
   }
 
   void write(DataOutputView out) throws IOException {

@@ -9,6 +9,7 @@ import dev.flinklance.index.vector.IndexedDeletions;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
 import java.util.OptionalLong;
 import java.util.Set;
 import java.util.UUID;
@@ -85,14 +86,14 @@ public final class Planning {
         fragments.stream().map(FragmentKey::of).collect(Collectors.toCollection(HashSet::new));
     Set<String> settled = new HashSet<>();
     Set<FragmentKey> busy = new HashSet<>();
-    Set<Integer> currentIds =
-        fragments.stream().map(FragmentMetadata::getId).collect(Collectors.toSet());
+    Map<Integer, FragmentKey> byId =
+        current.stream().collect(Collectors.toMap(FragmentKey::id, key -> key));
     boolean preempted = false;
     boolean committed = false;
     for (InFlightPlan plan : inFlight) {
       if (plan.isSettled(current, nowMillis, config.timeout().toMillis())) {
         settled.add(plan.planId());
-        if (plan.wasPreempted(current, currentIds)) {
+        if (plan.wasDeletedFrom(byId)) {
           preempted = true;
         } else if (!current.containsAll(plan.sources())) {
           committed = true;
@@ -115,10 +116,12 @@ public final class Planning {
             .filter(f -> !busy.contains(FragmentKey.of(f)) && needsRewriteToSpill(f, spillBudget))
             .toList();
     int candidates =
-        (int)
-                fragments.stream()
-                    .filter(f -> !busy.contains(FragmentKey.of(f)) && isCandidate(f))
-                    .count()
+        (forced
+                ? (int)
+                    fragments.stream()
+                        .filter(f -> !busy.contains(FragmentKey.of(f)) && isCandidate(f))
+                        .count()
+                : TaskRuns.rewritable(fragments, busy, this::isCandidate))
             + toSpill.size();
     boolean fired =
         forced

@@ -3,6 +3,7 @@ package dev.flinklance.compactor.plan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.function.Predicate;
 import org.lance.FragmentMetadata;
 
 /**
@@ -26,6 +27,8 @@ import org.lance.FragmentMetadata;
  * A lone fragment is kept only if Lance planned it alone (to drop its deleted rows).
  */
 final class TaskRuns {
+  private static final int DOMINANCE = 2;
+
   private TaskRuns() {}
 
   static List<List<FragmentMetadata>> of(
@@ -40,6 +43,39 @@ final class TaskRuns {
     }
     runs.removeIf(r -> r.size() < 2 && fragments.size() > 1);
     return runs;
+  }
+
+  /**
+   * How many fragments a plan in a job would rewrite: Lance bins adjacent candidates, and of each
+   * bin the tiers of two or more fragments are rewritten, and a lone fragment with many deletions.
+   * The trigger counts these, not every candidate: a big fragment left out of the plans must not
+   * make them come more often.
+   */
+  static int rewritable(
+      List<FragmentMetadata> fragments,
+      Set<FragmentKey> busy,
+      Predicate<FragmentMetadata> candidate) {
+    int count = 0;
+    List<FragmentMetadata> bin = new ArrayList<>();
+    for (FragmentMetadata fragment : fragments) {
+      if (candidate.test(fragment) && !busy.contains(FragmentKey.of(fragment))) {
+        bin.add(fragment);
+      } else {
+        count += rewritable(bin);
+        bin = new ArrayList<>();
+      }
+    }
+    return count + rewritable(bin);
+  }
+
+  private static int rewritable(List<FragmentMetadata> bin) {
+    int count = 0;
+    for (List<FragmentMetadata> tier : tiers(bin)) {
+      if (tier.size() > 1 || (tier.size() == 1 && Planning.deletionHeavy(tier.get(0)))) {
+        count += tier.size();
+      }
+    }
+    return count;
   }
 
   private static List<List<FragmentMetadata>> notBusy(
@@ -74,7 +110,7 @@ final class TaskRuns {
     }
     FragmentMetadata candidate = run.get(largest);
     long rest = total - liveRows(candidate);
-    if (liveRows(candidate) <= rest || Planning.deletionHeavy(candidate)) {
+    if (liveRows(candidate) <= DOMINANCE * rest || Planning.deletionHeavy(candidate)) {
       return List.of(run);
     }
     List<List<FragmentMetadata>> tiers = new ArrayList<>(tiers(run.subList(0, largest)));

@@ -6,6 +6,7 @@ import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
 import dev.flinklance.compactor.plan.PlanRef;
+import dev.flinklance.compactor.rewrite.OutcomeFiles;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.testing.LanceTestTables;
@@ -106,6 +107,91 @@ class CompactionCommitterTest {
     }
     assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(3);
     assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+  }
+
+  /**
+   * The 60-minute soak: a plan of a few hundred small fragments of a stable-row-id table made
+   * rewrite outcomes larger than Flink's in-memory checkpoint storage takes. A large rewrite waits
+   * in the committer's state as the name of its outcome file, which a restore reads; the file is
+   * deleted once a checkpoint taken after the commit has completed.
+   */
+  @Test
+  void aLargeRewriteWaitsInTheStateAsTheNameOfItsFile() throws Exception {
+    String big = dir.resolve("big").toString();
+    CompactionConfig bigConfig = twoRunsOfManySmallFragments(big);
+    List<RewriteOutcome> inline = Plans.rewrite(bigConfig, Plans.plan(bigConfig));
+    assertThat(inline).hasSize(2);
+    Map<Long, List<Object>> before = LineageTables.rowsByRowId(big);
+    List<RewriteOutcome> held = new ArrayList<>();
+    try (OutcomeFiles files = new OutcomeFiles(bigConfig.dataset())) {
+      inline.forEach(outcome -> held.add(files.hold(outcome)));
+    }
+    for (RewriteOutcome outcome : held) {
+      assertThat(outcome.result()).isNull();
+      assertThat(outcome.resultFile()).startsWith("_compaction/").endsWith(".rewrite");
+      assertThat(Path.of(big, outcome.resultFile())).exists();
+    }
+
+    OperatorSubtaskState snapshot;
+    try (var committer = committer(bigConfig, null)) {
+      process(committer, held.get(0));
+      snapshot = committer.snapshot(1, 1);
+      assertThat(stateBytes(committer, 2))
+          .as(
+              "the state holds a name, the rewrite itself takes %d bytes",
+              serialized(inline.get(0)))
+          .isLessThan(1_000)
+          .isLessThan(serialized(inline.get(0)) / 20);
+    }
+
+    try (var restored = committer(bigConfig, snapshot)) {
+      process(restored, held.get(1));
+      OperatorMail.runNext(restored, "the commit");
+      CompactionSummary summary = onlySummary(restored);
+      assertThat(summary.outcome()).isEqualTo(Outcome.COMMITTED);
+      assertThat(summary.fragmentsRewritten()).isEqualTo(400);
+      assertThat(summary.tasksFailed()).isZero();
+      assertThat(Path.of(big, held.get(0).resultFile()))
+          .as("kept until a checkpoint without it completes")
+          .exists();
+
+      restored.snapshot(3, 3);
+      restored.notifyOfCompletedCheckpoint(3);
+      OperatorMail.runNext(restored, "the deletion");
+    }
+    assertThat(LanceTestTables.fragmentCount(big)).isEqualTo(3);
+    assertThat(LineageTables.rowsByRowId(big)).isEqualTo(before);
+    for (RewriteOutcome outcome : held) {
+      assertThat(Path.of(big, outcome.resultFile())).doesNotExist();
+    }
+  }
+
+  /** A rewrite whose file is gone costs no data: a failed task, its fragments stay as they were. */
+  @Test
+  void aRewriteWhoseFileIsGoneIsAFailedTask() throws Exception {
+    String big = dir.resolve("big").toString();
+    CompactionConfig bigConfig = twoRunsOfManySmallFragments(big);
+    List<RewriteOutcome> held = new ArrayList<>();
+    try (OutcomeFiles files = new OutcomeFiles(bigConfig.dataset())) {
+      Plans.rewrite(bigConfig, Plans.plan(bigConfig)).forEach(o -> held.add(files.hold(o)));
+    }
+    Files.delete(Path.of(big, held.get(0).resultFile()));
+
+    try (LogCapture log = LogCapture.start();
+        var committer = committer(bigConfig, null)) {
+      held.forEach(outcome -> process(committer, outcome));
+      OperatorMail.runNext(committer, "the commit");
+      CompactionSummary summary = onlySummary(committer);
+      assertThat(summary.outcome()).isEqualTo(Outcome.COMMITTED);
+      assertThat(summary.tasksFailed()).isEqualTo(1);
+      assertThat(summary.fragmentsRewritten()).as("the other task's").isEqualTo(200);
+      assertThat(log.text())
+          .contains("The rewrite of task 0 of compaction " + held.get(0).plan().planId())
+          .contains(held.get(0).resultFile());
+    }
+    assertThat(LanceTestTables.fragmentCount(big))
+        .as("200 + 1 + the other task's 1")
+        .isEqualTo(202);
   }
 
   /**
@@ -329,6 +415,44 @@ class CompactionCommitterTest {
                   new RewriteOutcome.Serializer(), bytes)));
     }
     return names;
+  }
+
+  /**
+   * Fragments of 1 row: 200, then one of 300 rows, then 200 again. A target of 250 rows per
+   * fragment makes a plan of two tasks, each rewriting 200 fragments.
+   */
+  private static CompactionConfig twoRunsOfManySmallFragments(String uri) {
+    LineageTables.createStable(uri);
+    LineageTables.append(uri, 0, 200, 200);
+    LineageTables.append(uri, 200, 300, 1);
+    LineageTables.append(uri, 500, 200, 200);
+    return Plans.config(uri, "compaction.target-rows-per-fragment", "250");
+  }
+
+  /** How many bytes the committer's state takes in a snapshot taken now. */
+  private static long stateBytes(
+      OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> committer,
+      long checkpoint)
+      throws Exception {
+    committer.snapshot(checkpoint, checkpoint);
+    long bytes = 0;
+    for (byte[] entry :
+        committer
+            .getOperator()
+            .getOperatorStateBackend()
+            .getListState(
+                new ListStateDescriptor<>(
+                    "lance-compaction-outcomes", BytePrimitiveArraySerializer.INSTANCE))
+            .get()) {
+      bytes += entry.length;
+    }
+    return bytes;
+  }
+
+  private static int serialized(RewriteOutcome outcome) throws IOException {
+    return SimpleVersionedSerialization.writeVersionAndSerialize(
+            new RewriteOutcome.Serializer(), outcome)
+        .length;
   }
 
   /** An outcome by its plan, task and what it brings (Lance's results have no equality). */

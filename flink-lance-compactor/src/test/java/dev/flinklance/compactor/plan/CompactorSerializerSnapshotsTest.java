@@ -22,9 +22,9 @@ import org.lance.compaction.TaskData;
 
 /**
  * The compactor's formats: rewrite tasks (on the wire, in unaligned checkpoints' in-flight data),
- * rewrite outcomes (in the committer's state until their plan committed), summaries (to the job's
- * collector) and the planner's state (its counters and plans in flight). How to add a format:
- * {@link SerializerSnapshots}.
+ * rewrite outcomes (in the committer's state until their plan committed; format 2 added the outcome
+ * file, format 1 is read), summaries (to the job's collector) and the planner's state (its counters
+ * and plans in flight). How to add a format: {@link SerializerSnapshots}.
  */
 class CompactorSerializerSnapshotsTest extends SerializerSnapshots {
   private static final RewriteTask.Serializer TASKS = new RewriteTask.Serializer();
@@ -51,6 +51,23 @@ class CompactorSerializerSnapshotsTest extends SerializerSnapshots {
                     new TaskData(List.of(FragmentFixtures.bare())),
                     CompactionOptions.builder().build()))),
         Snapshot.current("rewrite-task-empty-plan", TASKS, RewriteTask.emptyPlan(emptyPlan())),
+        Snapshot.older(
+            "rewrite-outcome-rewritten",
+            OUTCOMES,
+            1,
+            RewriteOutcome.rewritten(PLAN, 1, result(new byte[] {0, 1, -128, 127}))),
+        Snapshot.older(
+            "rewrite-outcome-no-row-addresses",
+            OUTCOMES,
+            1,
+            RewriteOutcome.rewritten(PLAN, 0, result(null))),
+        Snapshot.older(
+            "rewrite-outcome-failed",
+            OUTCOMES,
+            1,
+            RewriteOutcome.failed(PLAN, 2, "Lance refused: ünïcode \uD83D\uDE00\n at line 2")),
+        Snapshot.older(
+            "rewrite-outcome-empty-plan", OUTCOMES, 1, RewriteOutcome.emptyPlan(emptyPlan())),
         Snapshot.current(
             "rewrite-outcome-rewritten",
             OUTCOMES,
@@ -59,6 +76,11 @@ class CompactorSerializerSnapshotsTest extends SerializerSnapshots {
             "rewrite-outcome-no-row-addresses",
             OUTCOMES,
             RewriteOutcome.rewritten(PLAN, 0, result(null))),
+        Snapshot.current(
+            "rewrite-outcome-held",
+            OUTCOMES,
+            new RewriteOutcome(
+                PLAN, 1, null, "_compaction/0b9e1a3c-5d7f-4e21-9a8b-c3d4e5f60718.rewrite", null)),
         Snapshot.current(
             "rewrite-outcome-failed",
             OUTCOMES,

@@ -58,6 +58,33 @@ class TieredPlanningTest {
     }
   }
 
+  /** The trigger counts the fragments a plan would rewrite: the big one left out is not one. */
+  @Test
+  void theBigFragmentLeftOutDoesNotCountTowardsTheTrigger() {
+    String small = dir.resolve("small").toString();
+    LineageTables.createStable(small);
+    LineageTables.append(small, 0, 5_000, 1);
+    LineageTables.append(small, 5_000, 150, 3);
+    Configuration conf = new Configuration();
+    conf.setString("path", small);
+    conf.setString("compaction.target-rows-per-fragment", "50000");
+    conf.setString("compaction.trigger.small-fragments", "4");
+    Planning smallPlanning = new Planning(CompactionConfig.from(conf));
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open(small, allocator)) {
+      Planning.Evaluation inJob = smallPlanning.evaluate(dataset, List.of(), false, 1, 0, NOW);
+      assertThat(inJob.candidates()).isEqualTo(3);
+      assertThat(inJob.fired()).isFalse();
+    }
+    LineageTables.append(small, 5_150, 50, 1);
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open(small, allocator)) {
+      Planning.Evaluation inJob = smallPlanning.evaluate(dataset, List.of(), false, 1, 0, NOW);
+      assertThat(inJob.candidates()).isEqualTo(4);
+      assertThat(fragmentIds(inJob.planned())).containsExactly(List.of(1, 2, 3, 4));
+    }
+  }
+
   @Test
   void theBigFragmentJoinsOnceItIsDeletionHeavy() {
     LineageTables.delete(table, "id < 600");

@@ -104,7 +104,7 @@ class StampedCommit implements Serializable {
   /** Removes key files that no commit will read ({@link KeyFiles#ORPHAN_AGE}). */
   void removeOrphanedKeyFiles() {
     if (key != null) {
-      keyFiles.deleteOrphans(System.currentTimeMillis() - KeyFiles.ORPHAN_AGE.toMillis());
+      keyFiles.deleteOrphans(System.currentTimeMillis());
     }
   }
 

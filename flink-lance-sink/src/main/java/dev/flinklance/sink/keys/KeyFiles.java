@@ -1,9 +1,8 @@
 package dev.flinklance.sink.keys;
 
 import dev.flinklance.access.TableRef;
-import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.PermanentDatasetException;
-import dev.flinklance.files.TableFiles;
+import dev.flinklance.files.HeldFiles;
 import dev.flinklance.key.RowKey;
 import dev.flinklance.key.RowKeyCodec;
 import java.io.IOException;
@@ -11,14 +10,9 @@ import java.io.Serializable;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
-import java.util.UUID;
-import java.util.regex.Pattern;
 import org.apache.flink.annotation.Internal;
 import org.apache.flink.core.memory.DataInputDeserializer;
 import org.apache.flink.core.memory.DataOutputSerializer;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The key files of one table: {@code _keys/<uuid>.keys} under its root, each one writer subtask's
@@ -33,20 +27,13 @@ import org.slf4j.LoggerFactory;
 @Internal
 public final class KeyFiles implements Serializable, AutoCloseable {
   private static final long serialVersionUID = 1L;
-  private static final Logger LOG = LoggerFactory.getLogger(KeyFiles.class);
-  private static final String DIRECTORY = "_keys/";
-  private static final String SUFFIX = ".keys";
-  // exactly the names hold() gives: a random UUID
-  private static final Pattern NAME =
-      Pattern.compile("_keys/[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\\.keys");
   private static final int FORMAT = 1;
   public static final Duration ORPHAN_AGE = Duration.ofDays(7);
 
-  private final TableRef table;
-  private transient Optional<TableFiles> files;
+  private final HeldFiles files;
 
   public KeyFiles(TableRef table) {
-    this.table = table;
+    this.files = new HeldFiles(table, "_keys/", ".keys", "key file", ORPHAN_AGE);
   }
 
   /**
@@ -59,22 +46,14 @@ public final class KeyFiles implements Serializable, AutoCloseable {
       return ChangedKeys.NONE;
     }
     byte[] bytes = serialize(keys);
-    if (bytes.length - Integer.BYTES <= maxInlineBytes || files().isEmpty()) {
+    if (bytes.length - Integer.BYTES <= maxInlineBytes) {
       return ChangedKeys.inline(keys);
     }
-    String name = DIRECTORY + UUID.randomUUID() + SUFFIX;
-    try {
-      files().get().write(name, bytes);
-    } catch (IOException | RuntimeException e) {
-      LOG.warn(
-          "Cannot write the checkpoint's {} changed keys of {} to {}; they stay in Flink's state",
-          keys.size(),
-          table,
-          name,
-          e);
-      return ChangedKeys.inline(keys);
-    }
-    return new ChangedKeys(List.of(), List.of(new ChangedKeys.KeyFile(name, keys.size())));
+    return files
+        .write(bytes)
+        .map(
+            name -> new ChangedKeys(List.of(), List.of(new ChangedKeys.KeyFile(name, keys.size()))))
+        .orElseGet(() -> ChangedKeys.inline(keys));
   }
 
   /** Every key, inline and in files. */
@@ -90,25 +69,23 @@ public final class KeyFiles implements Serializable, AutoCloseable {
   }
 
   private List<RowKey> read(ChangedKeys.KeyFile file) {
-    Optional<byte[]> bytes;
-    try {
-      bytes = files().orElseThrow().read(file.name());
-    } catch (IOException e) {
-      throw new LanceDatasetException(
-          table.uri(), "cannot read the changed keys of the commit from " + file.name(), e);
-    }
-    if (bytes.isEmpty()) {
-      throw new PermanentDatasetException(
-          table.uri(),
-          String.format(
-              "the key file %s of the commit is gone (%d changed keys whose old rows it deletes):"
-                  + " deleted by hand, or older than %d days and removed as an orphan",
-              file.name(), file.count(), ORPHAN_AGE.toDays()),
-          null);
-    }
+    String uri = files.table().uri();
+    byte[] bytes =
+        files
+            .read(file.name())
+            .orElseThrow(
+                () ->
+                    new PermanentDatasetException(
+                        uri,
+                        String.format(
+                            "the key file %s of the commit is gone (%d changed keys whose old rows"
+                                + " it deletes): deleted by hand, or older than %d days and"
+                                + " removed as an orphan",
+                            file.name(), file.count(), ORPHAN_AGE.toDays()),
+                        null));
     List<RowKey> keys;
     try {
-      DataInputDeserializer in = new DataInputDeserializer(bytes.get());
+      DataInputDeserializer in = new DataInputDeserializer(bytes);
       int format = in.readInt();
       if (format != FORMAT) {
         throw new IOException("format " + format + ", expected " + FORMAT);
@@ -116,11 +93,11 @@ public final class KeyFiles implements Serializable, AutoCloseable {
       keys = RowKeyCodec.readList(in);
     } catch (IOException e) {
       throw new PermanentDatasetException(
-          table.uri(), "the key file " + file.name() + " is not one this sink wrote", e);
+          uri, "the key file " + file.name() + " is not one this sink wrote", e);
     }
     if (keys.size() != file.count()) {
       throw new PermanentDatasetException(
-          table.uri(),
+          uri,
           String.format(
               "the key file %s holds %d keys, the commit names %d",
               file.name(), keys.size(), file.count()),
@@ -132,45 +109,17 @@ public final class KeyFiles implements Serializable, AutoCloseable {
   /** Deletes the key files of a commit that landed; one that cannot be is left as an orphan. */
   public void delete(ChangedKeys keys) {
     for (ChangedKeys.KeyFile file : keys.files()) {
-      try {
-        files().orElseThrow().delete(file.name());
-      } catch (IOException | RuntimeException e) {
-        LOG.warn(
-            "Cannot delete the key file {} of {}; it is removed when {} days old",
-            file.name(),
-            table,
-            ORPHAN_AGE.toDays(),
-            e);
-      }
+      files.delete(file.name());
     }
   }
 
   /**
-   * Deletes the key files last modified before {@code beforeMillis}, nothing else.
+   * Deletes the key files older than {@link #ORPHAN_AGE} at {@code nowMillis}, nothing else.
    *
    * @return how many
    */
-  public int deleteOrphans(long beforeMillis) {
-    if (files().isEmpty()) {
-      return 0;
-    }
-    int deleted = 0;
-    try {
-      for (TableFiles.Listed file : files().get().list(DIRECTORY)) {
-        if (NAME.matcher(file.name()).matches() && file.lastModifiedMillis() < beforeMillis) {
-          files().get().delete(file.name());
-          deleted++;
-        }
-      }
-    } catch (IOException | RuntimeException e) {
-      LOG.warn(
-          "Cannot remove the orphaned key files of {}; trying again at the next run", table, e);
-    }
-    if (deleted > 0) {
-      LOG.info(
-          "Removed {} key files of {} older than {} days", deleted, table, ORPHAN_AGE.toDays());
-    }
-    return deleted;
+  public int deleteOrphans(long nowMillis) {
+    return files.deleteOrphans(nowMillis);
   }
 
   private static byte[] serialize(List<RowKey> keys) {
@@ -184,18 +133,8 @@ public final class KeyFiles implements Serializable, AutoCloseable {
     return out.getCopyOfBuffer();
   }
 
-  private Optional<TableFiles> files() {
-    if (files == null) {
-      files = TableFiles.of(table);
-    }
-    return files;
-  }
-
   @Override
   public void close() {
-    if (files != null) {
-      files.ifPresent(TableFiles::close);
-      files = null;
-    }
+    files.close();
   }
 }
