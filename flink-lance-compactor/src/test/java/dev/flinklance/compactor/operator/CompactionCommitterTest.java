@@ -399,22 +399,32 @@ class CompactionCommitterTest {
       OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> committer,
       long checkpoint)
       throws Exception {
-    committer.snapshot(checkpoint, checkpoint);
     List<String> names = new ArrayList<>();
-    for (byte[] bytes :
-        committer
-            .getOperator()
-            .getOperatorStateBackend()
-            .getListState(
-                new ListStateDescriptor<>(
-                    "lance-compaction-outcomes", BytePrimitiveArraySerializer.INSTANCE))
-            .get()) {
+    for (byte[] bytes : state(committer, checkpoint)) {
       names.add(
           name(
               SimpleVersionedSerialization.readVersionAndDeSerialize(
                   new RewriteOutcome.Serializer(), bytes)));
     }
     return names;
+  }
+
+  /** The entries of the committer's state in a snapshot taken now. */
+  private static List<byte[]> state(
+      OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> committer,
+      long checkpoint)
+      throws Exception {
+    committer.snapshot(checkpoint, checkpoint);
+    List<byte[]> entries = new ArrayList<>();
+    committer
+        .getOperator()
+        .getOperatorStateBackend()
+        .getListState(
+            new ListStateDescriptor<>(
+                "lance-compaction-outcomes", BytePrimitiveArraySerializer.INSTANCE))
+        .get()
+        .forEach(entries::add);
+    return entries;
   }
 
   /**
@@ -434,19 +444,7 @@ class CompactionCommitterTest {
       OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> committer,
       long checkpoint)
       throws Exception {
-    committer.snapshot(checkpoint, checkpoint);
-    long bytes = 0;
-    for (byte[] entry :
-        committer
-            .getOperator()
-            .getOperatorStateBackend()
-            .getListState(
-                new ListStateDescriptor<>(
-                    "lance-compaction-outcomes", BytePrimitiveArraySerializer.INSTANCE))
-            .get()) {
-      bytes += entry.length;
-    }
-    return bytes;
+    return state(committer, checkpoint).stream().mapToLong(entry -> entry.length).sum();
   }
 
   private static int serialized(RewriteOutcome outcome) throws IOException {

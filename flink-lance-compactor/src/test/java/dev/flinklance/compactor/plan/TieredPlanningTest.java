@@ -37,11 +37,16 @@ class TieredPlanningTest {
     for (long first = 5_000; first < 5_500; first += 50) {
       LineageTables.append(table, first, 50, 1);
     }
+    planning = planning(table);
+  }
+
+  /** A 50,000-row target, and a plan once 4 fragments can be rewritten. */
+  private static Planning planning(String uri) {
     Configuration conf = new Configuration();
-    conf.setString("path", table);
+    conf.setString("path", uri);
     conf.setString("compaction.target-rows-per-fragment", "50000");
     conf.setString("compaction.trigger.small-fragments", "4");
-    planning = new Planning(CompactionConfig.from(conf));
+    return new Planning(CompactionConfig.from(conf));
   }
 
   @Test
@@ -65,11 +70,7 @@ class TieredPlanningTest {
     LineageTables.createStable(small);
     LineageTables.append(small, 0, 5_000, 1);
     LineageTables.append(small, 5_000, 150, 3);
-    Configuration conf = new Configuration();
-    conf.setString("path", small);
-    conf.setString("compaction.target-rows-per-fragment", "50000");
-    conf.setString("compaction.trigger.small-fragments", "4");
-    Planning smallPlanning = new Planning(CompactionConfig.from(conf));
+    Planning smallPlanning = planning(small);
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open(small, allocator)) {
       Planning.Evaluation inJob = smallPlanning.evaluate(dataset, List.of(), false, 1, 0, NOW);
