@@ -207,6 +207,9 @@ public final class CompactionPlanner extends BackgroundLanceOperator<RewriteTask
 
   @Override
   public void endInput() throws Exception {
+    // a last look that need not wait for a backoff: the table is compacted before the job ends
+    planning.inputEnded();
+    evaluate();
     super.endInput();
     ended = true; // timers may still fire; nothing may be emitted after the input ended
   }

@@ -62,10 +62,19 @@ public final class Planning {
   private final CompactionConfig config;
   private final TriggerPolicy policy;
   private final PreemptionBackoff backoff = new PreemptionBackoff();
+  private volatile boolean inputEnded;
 
   public Planning(CompactionConfig config) {
     this.config = config;
     this.policy = new TriggerPolicy(config);
+  }
+
+  /**
+   * The writing job's input ended: no more of its deletes can preempt a plan, so the last looks
+   * neither wait nor cut runs short ({@link PreemptionBackoff}). Any thread.
+   */
+  public void inputEnded() {
+    inputEnded = true;
   }
 
   /**
@@ -89,21 +98,26 @@ public final class Planning {
     Map<Integer, FragmentKey> byId =
         current.stream().collect(Collectors.toMap(FragmentKey::id, key -> key));
     boolean preempted = false;
+    boolean partly = false;
     boolean committed = false;
     for (InFlightPlan plan : inFlight) {
       if (plan.isSettled(current, nowMillis, config.timeout().toMillis())) {
         settled.add(plan.planId());
-        if (plan.wasDeletedFrom(byId)) {
-          preempted = true;
-        } else if (!current.containsAll(plan.sources())) {
-          committed = true;
-        }
+        boolean deletedFrom = plan.wasDeletedFrom(byId);
+        boolean landed = plan.sources().stream().anyMatch(source -> !byId.containsKey(source.id()));
+        preempted |= deletedFrom && !landed;
+        partly |= deletedFrom && landed;
+        committed |= landed && !deletedFrom;
       } else {
         busy.addAll(plan.sources());
       }
     }
-    if (preempted) {
+    if (inputEnded) {
+      backoff.committed();
+    } else if (preempted) {
       backoff.preempted(nowMillis);
+    } else if (partly) {
+      backoff.partlyCommitted();
     } else if (committed) {
       backoff.committed();
     }

@@ -114,7 +114,7 @@ class TieredPlanningTest {
       assertThat(preempted.planned()).isNull();
 
       Planning.Evaluation stillWaiting =
-          planning.evaluate(dataset, List.of(), false, 5, 0, NOW + 10 + 999);
+          planning.evaluate(dataset, List.of(), false, 5, 0, NOW + 10 + 199);
       assertThat(stillWaiting.planned()).isNull();
 
       Planning.Evaluation asked = planning.evaluate(dataset, List.of(), true, 5, 0, NOW + 20);
@@ -122,19 +122,19 @@ class TieredPlanningTest {
           .as("a pass asked for does not wait, but its runs are shorter too")
           .containsExactly(List.of(0, 1, 2, 3, 4, 5, 6, 7), List.of(8, 9, 10));
 
-      Planning.Evaluation after = planning.evaluate(dataset, List.of(), false, 5, 0, NOW + 1_010);
+      Planning.Evaluation after = planning.evaluate(dataset, List.of(), false, 5, 0, NOW + 210);
       assertThat(fragmentIds(after.planned()))
           .containsExactly(List.of(1, 2, 3, 4, 5, 6, 7, 8), List.of(9, 10));
     }
   }
 
   @Test
-  void aCommittedPlanEndsTheBackoff() {
+  void theBackoffGrowsWithPreemptionsInARowAndACommitEndsIt() {
     PreemptionBackoff backoff = new PreemptionBackoff();
     backoff.preempted(0);
     backoff.preempted(0);
-    assertThat(backoff.waiting(1_999)).isTrue();
-    assertThat(backoff.waiting(2_000)).isFalse();
+    assertThat(backoff.waiting(399)).isTrue();
+    assertThat(backoff.waiting(400)).isFalse();
     assertThat(backoff.maxRun()).isEqualTo(4);
     for (int i = 0; i < 20; i++) {
       backoff.preempted(0);
@@ -143,6 +143,11 @@ class TieredPlanningTest {
     assertThat(backoff.waiting(PreemptionBackoff.MAX_WAIT_MILLIS)).isFalse();
     assertThat(backoff.maxRun()).isEqualTo(2);
 
+    backoff.partlyCommitted();
+    assertThat(backoff.waiting(0)).as("some rewrites landed").isFalse();
+    assertThat(backoff.maxRun()).isEqualTo(2);
+
+    backoff.preempted(0);
     backoff.committed();
     assertThat(backoff.waiting(0)).isFalse();
     assertThat(backoff.maxRun()).isEqualTo(Integer.MAX_VALUE);
