@@ -37,7 +37,7 @@ import org.slf4j.LoggerFactory;
  * and scalar indexes up to date with new fragments, and runs cleanup when configured. Outcomes wait
  * in its checkpointed state until their plan has committed: a restore commits them again, unless
  * the table's history shows that they already landed. Large rewrites wait there as the names of
- * their {@link OutcomeFiles}, deleted once their plan is done.
+ * their {@link OutcomeFiles}, deleted once a checkpoint taken after their plan finished completed.
  */
 @Internal
 public final class CompactionCommitter extends BackgroundLanceOperator<CompactionSummary>
