@@ -37,7 +37,9 @@ final class TaskRuns {
     for (List<FragmentMetadata> run : notBusy(fragments, busy)) {
       for (List<FragmentMetadata> tier : tiered ? tiers(run) : List.of(run)) {
         for (int from = 0; from < tier.size(); from += maxRun) {
-          runs.add(List.copyOf(tier.subList(from, Math.min(tier.size(), from + maxRun))));
+          // a mutable copy: Kryo, which Flink 1.20's test harness copies records with, cannot
+          // rebuild an immutable list inside Lance's TaskData
+          runs.add(new ArrayList<>(tier.subList(from, Math.min(tier.size(), from + maxRun))));
         }
       }
     }
