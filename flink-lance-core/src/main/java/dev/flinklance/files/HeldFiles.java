@@ -54,15 +54,6 @@ public final class HeldFiles implements Serializable, AutoCloseable {
     return table;
   }
 
-  public Duration orphanAge() {
-    return orphanAge;
-  }
-
-  /** Whether the table's store can keep files beside it. */
-  public boolean available() {
-    return files().isPresent();
-  }
-
   /**
    * Writes {@code bytes} to a new file.
    *

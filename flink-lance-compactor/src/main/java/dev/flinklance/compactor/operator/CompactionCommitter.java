@@ -53,7 +53,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   private Optional<TableFiles> sideFiles;
   private PlanCompletion completion;
   private OutcomeFiles outcomeFiles;
-  private long lastOrphanSweep = Long.MIN_VALUE;
+  private long lastOrphanSweep; // 0: the first commit sweeps
   // outcome files of finished plans: deleted once a checkpoint without them completed, so that a
   // restore still tells a plan that landed from one that did not
   private final List<RewriteOutcome> finished = new ArrayList<>();

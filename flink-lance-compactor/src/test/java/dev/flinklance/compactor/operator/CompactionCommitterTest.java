@@ -18,9 +18,12 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.UUID;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -164,6 +167,31 @@ class CompactionCommitterTest {
     for (RewriteOutcome outcome : held) {
       assertThat(Path.of(big, outcome.resultFile())).doesNotExist();
     }
+  }
+
+  /**
+   * The first commit removes outcome files a day old that no restore will read, and only those: not
+   * a younger one, nor a file of another name in that directory.
+   */
+  @Test
+  void theFirstCommitRemovesOnlyOldOutcomeFiles() throws Exception {
+    Path directory = Files.createDirectories(Path.of(table, "_compaction"));
+    Path old = Files.writeString(directory.resolve(UUID.randomUUID() + ".rewrite"), "lost");
+    Path young = Files.writeString(directory.resolve(UUID.randomUUID() + ".rewrite"), "pending");
+    Path notOurs = Files.writeString(directory.resolve("notes.rewrite"), "mine");
+    FileTime longAgo = FileTime.from(Instant.now().minus(OutcomeFiles.ORPHAN_AGE).minusSeconds(60));
+    Files.setLastModifiedTime(old, longAgo);
+    Files.setLastModifiedTime(notOurs, longAgo);
+    List<RewriteOutcome> outcomes = Plans.rewrite(config, Plans.plan(config));
+
+    try (var committer = committer(config, null)) {
+      outcomes.forEach(outcome -> process(committer, outcome));
+      OperatorMail.runNext(committer, "the commit");
+      assertThat(onlySummary(committer).outcome()).isEqualTo(Outcome.COMMITTED);
+    }
+    assertThat(old).doesNotExist();
+    assertThat(young).exists();
+    assertThat(notOurs).exists();
   }
 
   /** A rewrite whose file is gone costs no data: a failed task, its fragments stay as they were. */
