@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.plan.PlanRef;
 import dev.flinklance.compactor.plan.RewriteTask;
+import dev.flinklance.compactor.rewrite.OutcomeFiles;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.compactor.testing.LineageTables;
 import dev.flinklance.testing.LanceTestTables;
@@ -84,6 +85,30 @@ class RewriteFunctionTest {
     }
     assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(4);
     assertThat(LineageTables.rowsByRowId(table)).isEqualTo(before);
+  }
+
+  /** A rewrite of 300 fragments is over 16 KiB: its outcome names the file that holds it. */
+  @Test
+  void aLargeRewriteTravelsAsTheNameOfItsFile() throws Exception {
+    String big = dir.resolve("big").toString();
+    LineageTables.createStable(big);
+    LineageTables.append(big, 0, 300, 300);
+    CompactionConfig bigConfig = Plans.config(big);
+    List<RewriteTask> tasks = Plans.plan(bigConfig);
+
+    RewriteOutcome outcome =
+        run(new RewriteFunction(bigConfig.dataset()), tasks).stream().findFirst().orElseThrow();
+
+    assertThat(outcome.result()).isNull();
+    assertThat(outcome.resultFile()).startsWith("_compaction/").endsWith(".rewrite");
+    try (OutcomeFiles files = new OutcomeFiles(bigConfig.dataset())) {
+      RewriteResult result = files.result(outcome).orElseThrow();
+      assertThat(ids(result.getOriginalFragments())).isEqualTo(ids(tasks.get(0).task()));
+      assertThat(result.getNewFragments())
+          .singleElement()
+          .extracting(f -> f.getNumRows())
+          .isEqualTo(300L);
+    }
   }
 
   @Test
