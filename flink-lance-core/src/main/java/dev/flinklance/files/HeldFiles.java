@@ -86,8 +86,16 @@ public final class HeldFiles implements Serializable, AutoCloseable {
     }
   }
 
-  /** Deletes a file that was used; one that cannot be deleted is left as an orphan. */
+  /**
+   * Deletes a file that was used; one that cannot be deleted is left as an orphan. A name that
+   * {@link #write} does not give (a checkpoint's state is not to be trusted with paths) is left.
+   */
   public void delete(String name) {
+    if (!names.matcher(name).matches()) {
+      LOG.warn(
+          "Not deleting {} of {}: not the name of a {} this connector wrote", name, table, what);
+      return;
+    }
     try {
       files().orElseThrow().delete(name);
     } catch (IOException | RuntimeException e) {

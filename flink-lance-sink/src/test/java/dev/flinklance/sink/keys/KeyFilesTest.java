@@ -46,7 +46,7 @@ class KeyFilesTest {
   }
 
   @Test
-  void fewKeysStayInlineManyGoToAFileThatReadsBack() {
+  void fewKeysStayInlineManyGoToAFileThatReadsBack() throws Exception {
     try (KeyFiles files = keyFiles()) {
       ChangedKeys few = files.hold(keys(10), 1024);
       assertThat(few.inline()).isEqualTo(keys(10));
@@ -65,6 +65,10 @@ class KeyFilesTest {
       files.delete(many);
       assertThat(table.resolve(many.files().get(0).name())).doesNotExist();
       files.delete(many); // a replay's delete of what is gone is no error
+
+      Path elsewhere = Files.writeString(table.resolve("data.lance"), "not a key file");
+      files.delete(new ChangedKeys(List.of(), List.of(new ChangedKeys.KeyFile("data.lance", 1))));
+      assertThat(elsewhere).as("only names the sink gives are deleted").exists();
     }
   }
 
