@@ -16,12 +16,9 @@ import org.lance.index.IndexDescription;
  *
  * @param segments the fragments each segment of the index covers (Lance keeps a segment's list as
  *     it was built or last remapped: it may name fragments removed since)
- * @param fragmentIds the fragments the index covers (all its segments together); rows of other
- *     fragments are found by a scan
  */
 @Internal
-public record ScalarIndex(
-    String name, String column, List<Set<Integer>> segments, Set<Integer> fragmentIds) {
+public record ScalarIndex(String name, String column, List<Set<Integer>> segments) {
   private static final String BTREE_DETAILS = "BTreeIndexDetails";
 
   /** The BTree indexes of the dataset's version over one top-level column each. */
@@ -42,19 +39,20 @@ public record ScalarIndex(
     return indexes;
   }
 
-  ScalarIndex(String name, String column, List<Set<Integer>> segments) {
-    this(name, column, segments, union(segments));
-  }
-
-  private static Set<Integer> union(List<Set<Integer>> segments) {
+  /**
+   * The fragments the index covers (all its segments together); rows of other fragments are found
+   * by a scan.
+   */
+  public Set<Integer> fragmentIds() {
     Set<Integer> fragments = new HashSet<>();
     segments.forEach(fragments::addAll);
-    return Set.copyOf(fragments);
+    return fragments;
   }
 
   /** Whether some fragment of the dataset's version is not in the index (new since its build). */
   public boolean missesFragmentsOf(Dataset dataset) {
-    return dataset.getFragments().stream().anyMatch(f -> !fragmentIds.contains(f.getId()));
+    Set<Integer> covered = fragmentIds();
+    return dataset.getFragments().stream().anyMatch(f -> !covered.contains(f.getId()));
   }
 
   private static List<Set<Integer>> segments(IndexDescription description) {
