@@ -35,9 +35,9 @@ import org.lance.ipc.ScanOptions;
 
 /**
  * A compaction pass keeps the table's scalar (BTree) indexes up to date by the upsert sink's key
- * index rule: the fragments appended since an index was built are added to it, as a segment of
- * their own, once they hold 100,000 rows, whether the pass compacted anything or not; fewer are
- * left to the lookups' scans. Filters through the index find every row either way.
+ * index rule: the fragments appended since an index was built are added to it once they hold
+ * 100,000 rows (or a tenth of the indexed ones), whether the pass compacted anything or not; fewer
+ * are left to the lookups' scans. Filters through the index find every row either way.
  */
 class ScalarIndexUpkeepITCase {
   @RegisterExtension static final MiniClusterExtension CLUSTER = TestClusters.withFlinksRestarts();

@@ -20,8 +20,8 @@ import org.junit.jupiter.api.io.TempDir;
 import org.lance.Dataset;
 
 /**
- * On a real table: appended rows join a BTree index, as a segment of their own, once they are
- * 100,000; an index on a column lookups cannot use is left alone; a failure fails nothing.
+ * On a real table: appended rows join a BTree index once they are 100,000 (or a tenth of the
+ * indexed rows); an index on a column lookups cannot use is left alone; a failure fails nothing.
  */
 class ScalarIndexUpkeepTest {
   @TempDir Path dir;
