@@ -168,11 +168,10 @@ public final class KeyIndex {
     }
     dataset.commitExistingIndexSegments(index.name(), index.column(), segments);
     LOG.info(
-        "Key index {} of {}: built {} segment(s) over {} fragments in {} ms",
+        "Key index {} of {}: built segments over fragments {} in {} ms",
         index.name(),
         dataset.uri(),
-        plan.builds().size(),
-        plan.builds().stream().mapToInt(List::size).sum(),
+        plan.builds(),
         (System.nanoTime() - start) / 1_000_000);
   }
 
