@@ -42,9 +42,8 @@ import org.lance.index.OptimizeOptions;
  * rewritten (Lance's {@code optimizeIndices}), three rounds each, interleaved, median (min-max).
  * Asserts nothing.
  *
- * <p>Usage: {@code bin/bench-upsert [sizes=100000,1000000,10000000] [changes=10000] [checkpoints=5]
- * [keys=random|recent]}: {@code recent} draws the keys from the table's newest 1% of ids, as CDC of
- * recent orders does.
+ * <p>Usage: {@code bin/bench-upsert [sizes=100000,1000000,10000000] [changes=10000]
+ * [checkpoints=5]}
  */
 public final class UpsertBenchmark {
   private static final PrimaryKey KEY = PrimaryKey.of(TestRows.ROW_TYPE, List.of("id"), "bench");
@@ -59,12 +58,10 @@ public final class UpsertBenchmark {
             .toArray();
     int changes = args.length > 1 ? Integer.parseInt(args[1]) : 10_000;
     int checkpoints = args.length > 2 ? Integer.parseInt(args[2]) : 5;
-    boolean recent = args.length > 3 && args[3].equals("recent");
     Path dir = Files.createTempDirectory("bench-upsert");
     System.out.printf(
-        "%,d changes per checkpoint (%s keys), %d checkpoints per run; median over the"
-            + " checkpoints%n%n",
-        changes, recent ? "the newest 1% of the table's" : "random", checkpoints);
+        "%,d changes per checkpoint, %d checkpoints per run; median over the checkpoints%n%n",
+        changes, checkpoints);
     System.out.printf(
         "%12s  %-9s  %-14s  %10s  %10s  %12s  %-18s  %-18s%n",
         "table rows",
@@ -78,13 +75,12 @@ public final class UpsertBenchmark {
     for (long size : sizes) {
       for (boolean index : new boolean[] {false, true}) {
         String uri = dir.resolve("t-" + size + "-" + index).toString();
-        run(uri, size, index, changes, checkpoints, recent);
+        run(uri, size, index, changes, checkpoints);
       }
     }
   }
 
-  private static void run(
-      String uri, long size, boolean index, int changes, int checkpoints, boolean recent)
+  private static void run(String uri, long size, boolean index, int changes, int checkpoints)
       throws Exception {
     TestFragments.createTable(uri);
     for (long first = 0; first < size; first += ROWS_PER_FRAGMENT) {
@@ -106,8 +102,7 @@ public final class UpsertBenchmark {
         long[] updated = new long[changes - changes / 10];
         List<RowKey> keys = new ArrayList<>(changes);
         for (int i = 0; i < changes; i++) {
-          long id =
-              recent ? size - 1 - random.nextLong(Math.max(1, size / 100)) : random.nextLong(size);
+          long id = random.nextLong(size);
           keys.add(KEY.keyOf(TestRows.row(id)));
           if (i < updated.length) {
             updated[i] = id;
