@@ -39,8 +39,7 @@ import org.lance.index.OptimizeOptions;
  * (lookup, deletion files and the Update; the new fragment is written untimed, as writers do it
  * before the checkpoint completes), the lookup alone, and what bringing the key index up to date
  * with 100,000 appended rows costs: a segment over them (the sink's upkeep) and the whole BTree
- * rewritten (Lance's {@code optimizeIndices}), three rounds each, interleaved, median (min-max).
- * Asserts nothing.
+ * rewritten (Lance's {@code optimizeIndices}). Asserts nothing.
  *
  * <p>Usage: {@code bin/bench-upsert [sizes=100000,1000000,10000000] [changes=10000]
  * [checkpoints=5]}
@@ -49,7 +48,6 @@ public final class UpsertBenchmark {
   private static final PrimaryKey KEY = PrimaryKey.of(TestRows.ROW_TYPE, List.of("id"), "bench");
   private static final int ROWS_PER_FRAGMENT = 1_000_000;
   private static final long UPKEEP_ROWS = 100_000;
-  private static final int UPKEEP_ROUNDS = 3;
 
   public static void main(String[] args) throws Exception {
     long[] sizes =
@@ -63,7 +61,7 @@ public final class UpsertBenchmark {
         "%,d changes per checkpoint, %d checkpoints per run; median over the checkpoints%n%n",
         changes, checkpoints);
     System.out.printf(
-        "%12s  %-9s  %-14s  %10s  %10s  %12s  %-18s  %-18s%n",
+        "%12s  %-9s  %-14s  %10s  %10s  %12s  %11s  %11s%n",
         "table rows",
         "key index",
         "lookup",
@@ -141,20 +139,12 @@ public final class UpsertBenchmark {
         Dataset dataset = Dataset.open(uri, allocator)) {
       hasIndex = !KeyIndex.of(dataset, KEY).isEmpty();
       if (hasIndex) {
-        long[] segment = new long[UPKEEP_ROUNDS];
-        long[] rewrite = new long[UPKEEP_ROUNDS];
-        long firstId = size;
-        for (int round = 0; round < UPKEEP_ROUNDS; round++) { // interleaved
-          segment[round] = upkeepMs(uri, dataset, firstId, false);
-          rewrite[round] = upkeepMs(uri, dataset, firstId + UPKEEP_ROWS, true);
-          firstId += 2 * UPKEEP_ROWS;
-        }
-        segmentMs = spread(segment);
-        rewriteMs = spread(rewrite);
+        segmentMs = String.valueOf(upkeepMs(uri, dataset, size, false));
+        rewriteMs = String.valueOf(upkeepMs(uri, dataset, size + UPKEEP_ROWS, true));
       }
     }
     System.out.printf(
-        "%,12d  %-9s  %-14s  %10d  %10d  %,12d  %-18s  %-18s%n",
+        "%,12d  %-9s  %-14s  %10d  %10d  %,12d  %11s  %11s%n",
         size,
         hasIndex ? "btree" : "none",
         indexed ? "through index" : "scan",
@@ -168,7 +158,7 @@ public final class UpsertBenchmark {
   /**
    * Appends {@value #UPKEEP_ROWS} rows and brings the key index up to date: as the sink does (a
    * segment over the new fragments), or as Lance's {@code optimizeIndices} does (the BTree
-   * rewritten whole, the sink's way before segments, which also merges the segments built so far).
+   * rewritten whole, the sink's way before segments).
    */
   private static long upkeepMs(String uri, Dataset dataset, long firstId, boolean rewrite) {
     LanceTestTables.appendFragments(
@@ -185,13 +175,6 @@ public final class UpsertBenchmark {
     long ms = (System.nanoTime() - start) / 1_000_000;
     dataset.checkoutLatest();
     return ms;
-  }
-
-  /** Median (min-max). */
-  private static String spread(long[] values) {
-    long[] sorted = values.clone();
-    Arrays.sort(sorted);
-    return String.format("%d (%d-%d)", median(values), sorted[0], sorted[sorted.length - 1]);
   }
 
   private static long median(long[] values) {
