@@ -9,14 +9,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.UUID;
 import org.apache.flink.annotation.Internal;
 import org.lance.Dataset;
 import org.lance.Fragment;
-import org.lance.index.Index;
-import org.lance.index.IndexOptions;
 import org.lance.index.IndexParams;
 import org.lance.index.IndexType;
+import org.lance.index.OptimizeOptions;
 import org.lance.index.scalar.BTreeIndexParams;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,24 +23,19 @@ import org.slf4j.LoggerFactory;
  * The BTree indexes over a primary key's columns (one per column), through which {@link KeyLookup}
  * finds the rows of a few keys without scanning the table. Rows appended after an index was built
  * or last brought up to date are not in it (a lookup scans their fragments); {@link #upkeep} adds
- * them as a new segment of the index once they are many.
+ * them once they are many.
  */
 @Internal
 public final class KeyIndex {
   private static final Logger LOG = LoggerFactory.getLogger(KeyIndex.class);
 
   /**
-   * Unindexed rows that make a new segment of a key index: a lookup scans them next to the index
-   * (cheap for this many, docs/lance-core.md), and a segment built for them costs what they hold. A
-   * fixed number, not a share of the table: what a commit scans stays the same at any size.
+   * Upkeep adds unindexed rows once there are this many, or a tenth of the indexed rows if that is
+   * more: optimizing a BTree rewrites the whole index whatever the number of new rows, while a
+   * lookup scans an unindexed row cheaply (docs/lance-core.md has the measurements); so upkeep runs
+   * rarely and the unindexed part stays small next to the indexed one.
    */
   static final long MIN_UNINDEXED_ROWS = 100_000;
-
-  /**
-   * Segments a key index keeps before the smallest are rebuilt as one: each is one more BTree every
-   * lookup consults.
-   */
-  static final int MAX_SEGMENTS = 8;
 
   private KeyIndex() {}
 
@@ -98,7 +91,13 @@ public final class KeyIndex {
           "cannot build the key index over column '" + column + "'",
           () ->
               dataset.createIndex(
-                  List.of(column), IndexType.BTREE, Optional.of(nameFor(column)), params(), false));
+                  List.of(column),
+                  IndexType.BTREE,
+                  Optional.of(nameFor(column)),
+                  IndexParams.builder()
+                      .setScalarIndexParams(BTreeIndexParams.builder().build())
+                      .build(),
+                  false));
       built.add(nameFor(column));
       LOG.info(
           "Built key index {} over column '{}' of {} ({} rows) in {} ms",
@@ -112,36 +111,42 @@ public final class KeyIndex {
   }
 
   /**
-   * Adds the unindexed fragments to each key index as a new segment once they hold {@link
-   * #MIN_UNINDEXED_ROWS} rows, and rebuilds the smallest segments as one once there are more than
-   * {@link #MAX_SEGMENTS} ({@link KeySegments}): a cost that follows the rows appended, not the
-   * table. The segments of one index are committed together (one CreateIndex, which does not
-   * conflict with concurrent appends or upserts; it preempts a compaction of the same fragments,
-   * which plans again). Never fails: a lookup stays correct without it (it scans the unindexed
-   * fragments), so a failure is logged and the next call tries again.
+   * Adds unindexed fragments to the key indexes once their rows pass {@link #MIN_UNINDEXED_ROWS}
+   * and a tenth of the indexed rows. Never fails: a lookup stays correct without it (it scans the
+   * unindexed fragments), so a failure is logged and the next call tries again.
    *
-   * @return whether an index changed (a new table version)
+   * @return whether the indexes were brought up to date (a new table version)
    */
   public static boolean upkeep(Dataset dataset, PrimaryKey key) {
-    return upkeep(dataset, key, MIN_UNINDEXED_ROWS, MAX_SEGMENTS);
-  }
-
-  static boolean upkeep(Dataset dataset, PrimaryKey key, long minNewRows, int maxSegments) {
     try {
       Map<String, ScalarIndex> indexes = of(dataset, key);
-      Map<Integer, Long> liveRows = new HashMap<>();
-      for (Fragment fragment : dataset.getFragments()) {
-        liveRows.put(fragment.getId(), fragment.metadata().getPhysicalRows());
+      if (indexes.isEmpty()) {
+        return false;
       }
-      boolean changed = false;
-      for (ScalarIndex index : indexes.values()) {
-        KeySegments plan = KeySegments.plan(index.segments(), liveRows, minNewRows, maxSegments);
-        if (!plan.isEmpty()) {
-          build(dataset, index, plan);
-          changed = true;
+      Set<Integer> covered = coveredFragments(dataset, key);
+      long indexed = 0;
+      long unindexed = 0;
+      for (Fragment fragment : dataset.getFragments()) {
+        long rows = fragment.metadata().getPhysicalRows();
+        if (covered.contains(fragment.getId())) {
+          indexed += rows;
+        } else {
+          unindexed += rows;
         }
       }
-      return changed;
+      if (unindexed < Math.max(MIN_UNINDEXED_ROWS, indexed / 10)) {
+        return false;
+      }
+      List<String> names = indexes.values().stream().map(ScalarIndex::name).toList();
+      long start = System.nanoTime();
+      dataset.optimizeIndices(OptimizeOptions.builder().indexNames(names).build());
+      LOG.info(
+          "Added {} unindexed rows of {} to its key indexes {} in {} ms",
+          unindexed,
+          dataset.uri(),
+          names,
+          (System.nanoTime() - start) / 1_000_000);
+      return true;
     } catch (Exception e) { // Lance also throws undeclared IOExceptions from native code
       LOG.warn(
           "Cannot bring the key indexes of {} up to date; lookups scan the unindexed fragments"
@@ -150,32 +155,5 @@ public final class KeyIndex {
           e);
       return false;
     }
-  }
-
-  private static void build(Dataset dataset, ScalarIndex index, KeySegments plan) {
-    long start = System.nanoTime();
-    List<Index> segments = new ArrayList<>();
-    for (List<Integer> fragments : plan.builds()) {
-      segments.add(
-          dataset.createIndex(
-              IndexOptions.builder(List.of(index.column()), IndexType.BTREE, params())
-                  .withIndexName(index.name())
-                  .withIndexUUID(UUID.randomUUID().toString())
-                  .withFragmentIds(fragments)
-                  // builds a segment without committing it; the name is the index's own
-                  .replace(true)
-                  .build()));
-    }
-    dataset.commitExistingIndexSegments(index.name(), index.column(), segments);
-    LOG.info(
-        "Key index {} of {}: built segments over fragments {} in {} ms",
-        index.name(),
-        dataset.uri(),
-        plan.builds(),
-        (System.nanoTime() - start) / 1_000_000);
-  }
-
-  private static IndexParams params() {
-    return IndexParams.builder().setScalarIndexParams(BTreeIndexParams.builder().build()).build();
   }
 }

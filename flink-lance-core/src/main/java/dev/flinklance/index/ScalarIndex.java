@@ -14,11 +14,11 @@ import org.lance.index.IndexDescription;
  * A BTree index of one table version over one column, as Lance describes it (lance-core 7.0.0:
  * {@code describeIndices}, type URL {@code .../BTreeIndexDetails}).
  *
- * @param segments the fragments each segment of the index covers (Lance keeps a segment's list as
- *     it was built or last remapped: it may name fragments removed since)
+ * @param fragmentIds the fragments the index covers (all its segments together); rows of other
+ *     fragments are found by a scan
  */
 @Internal
-public record ScalarIndex(String name, String column, List<Set<Integer>> segments) {
+public record ScalarIndex(String name, String column, Set<Integer> fragmentIds) {
   private static final String BTREE_DETAILS = "BTreeIndexDetails";
 
   /** The BTree indexes of the dataset's version over one top-level column each. */
@@ -33,31 +33,20 @@ public record ScalarIndex(String name, String column, List<Set<Integer>> segment
           && topLevel.containsKey(fieldIds.get(0))) {
         indexes.add(
             new ScalarIndex(
-                description.getName(), topLevel.get(fieldIds.get(0)), segments(description)));
+                description.getName(), topLevel.get(fieldIds.get(0)), coverage(description)));
       }
     }
     return indexes;
   }
 
-  /**
-   * The fragments the index covers (all its segments together); rows of other fragments are found
-   * by a scan.
-   */
-  public Set<Integer> fragmentIds() {
-    Set<Integer> fragments = new HashSet<>();
-    segments.forEach(fragments::addAll);
-    return fragments;
-  }
-
   /** Whether some fragment of the dataset's version is not in the index (new since its build). */
   public boolean missesFragmentsOf(Dataset dataset) {
-    Set<Integer> covered = fragmentIds();
-    return dataset.getFragments().stream().anyMatch(f -> !covered.contains(f.getId()));
+    return dataset.getFragments().stream().anyMatch(f -> !fragmentIds.contains(f.getId()));
   }
 
-  private static List<Set<Integer>> segments(IndexDescription description) {
-    return description.getSegments().stream()
-        .map(segment -> Set.copyOf(segment.fragments().orElse(List.of())))
-        .toList();
+  private static Set<Integer> coverage(IndexDescription description) {
+    Set<Integer> fragments = new HashSet<>();
+    description.getSegments().forEach(segment -> segment.fragments().ifPresent(fragments::addAll));
+    return Set.copyOf(fragments);
   }
 }

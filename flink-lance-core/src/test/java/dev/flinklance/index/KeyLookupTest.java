@@ -10,9 +10,7 @@ import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.TreeMap;
-import java.util.UUID;
 import java.util.function.LongFunction;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -34,8 +32,6 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.params.ParameterizedTest;
-import org.junit.jupiter.params.provider.ValueSource;
 import org.lance.CommitBuilder;
 import org.lance.Dataset;
 import org.lance.Fragment;
@@ -43,11 +39,6 @@ import org.lance.FragmentMetadata;
 import org.lance.Transaction;
 import org.lance.WriteParams;
 import org.lance.compaction.CompactionOptions;
-import org.lance.index.Index;
-import org.lance.index.IndexOptions;
-import org.lance.index.IndexParams;
-import org.lance.index.IndexType;
-import org.lance.index.scalar.BTreeIndexParams;
 import org.lance.ipc.LanceScanner;
 import org.lance.ipc.ScanOptions;
 import org.lance.operation.Append;
@@ -150,101 +141,6 @@ class KeyLookupTest {
       assertThat(found.offsets()).isEqualTo(expected(dataset, key, keys));
       assertThat(found.rows()).isEqualTo(3);
     }
-  }
-
-  /**
-   * Appended rows join the key index as segments of their own (the indexed rows are not built
-   * again), the smallest segments are rebuilt as one beyond the limit, and lookups through the
-   * segments, before and after Lance's compaction of their fragments, find what a scan finds.
-   */
-  @ParameterizedTest(name = "stable row ids: {0}")
-  @ValueSource(booleans = {false, true})
-  void appendedRowsJoinTheIndexAsSegmentsOfTheirOwn(boolean stableRowIds) throws Exception {
-    PrimaryKey key = PrimaryKey.of(ROWS, List.of("id"), uri);
-    try (Dataset dataset = table(stableRowIds, 5, i -> i)) {
-      KeyIndex.ensure(dataset, key);
-      dataset.checkoutLatest();
-      UUID first = dataset.describeIndices().get(0).getSegments().get(0).uuid();
-      for (int batch = 0; batch < 4; batch++) {
-        long firstId = 100_000 + batch * (long) ROWS_PER_FRAGMENT;
-        append(dataset, 1, i -> firstId + i);
-        dataset.checkoutLatest();
-        assertThat(KeyIndex.upkeep(dataset, key, ROWS_PER_FRAGMENT, 3)).isTrue();
-        dataset.checkoutLatest();
-      }
-
-      assertThat(segments(dataset))
-          .as(
-              "the built index, then 10,000 rows a segment; the fourth made 4 > 3 and the three"
-                  + " small ones were rebuilt as one")
-          .containsExactlyInAnyOrder(Set.of(0, 1, 2, 3, 4), Set.of(5, 6, 7), Set.of(8));
-      assertThat(dataset.describeIndices().get(0).getSegments())
-          .extracting(Index::uuid)
-          .as("the first segment never built again")
-          .contains(first);
-      List<RowKey> keys = keys(key, 3, 49_999, 100_000, 115_000, 129_999, 130_001, 200_000);
-      KeyLookup.Found found = KeyLookup.find(dataset, key, keys);
-      assertThat(found.indexedKeys()).isTrue();
-      assertThat(found.scannedRows()).as("every fragment in a segment").isZero();
-      assertThat(found.offsets()).isEqualTo(expected(dataset, key, keys));
-      assertThat(found.rows()).isEqualTo(6);
-
-      dataset.compact(CompactionOptions.builder().withTargetRowsPerFragment(1_000_000).build());
-      dataset.checkoutLatest();
-      KeyLookup.Found compacted = KeyLookup.find(dataset, key, keys);
-      assertThat(compacted.indexedKeys()).isTrue();
-      assertThat(compacted.offsets()).isEqualTo(expected(dataset, key, keys));
-      assertThat(compacted.rows()).isEqualTo(6);
-    }
-  }
-
-  /**
-   * A segment built before a compaction of its fragments landed and committed after it (Lance
-   * accepts it) names only removed fragments: lookups stay exact, and the next upkeep indexes the
-   * compacted fragment.
-   */
-  @Test
-  void aSegmentCommittedAfterACompactionOfItsFragmentsMissesNoRow() throws Exception {
-    PrimaryKey key = PrimaryKey.of(ROWS, List.of("id"), uri);
-    try (Dataset dataset = table(false, 2, i -> i)) {
-      KeyIndex.ensure(dataset, key);
-      append(dataset, 3, i -> 100_000 + i);
-      dataset.checkoutLatest();
-      Index late =
-          dataset.createIndex(
-              IndexOptions.builder(
-                      List.of("id"),
-                      IndexType.BTREE,
-                      IndexParams.builder()
-                          .setScalarIndexParams(BTreeIndexParams.builder().build())
-                          .build())
-                  .withIndexName(KeyIndex.nameFor("id"))
-                  .withIndexUUID(UUID.randomUUID().toString())
-                  .withFragmentIds(List.of(2, 3, 4))
-                  .replace(true)
-                  .build());
-      dataset.compact(CompactionOptions.builder().withTargetRowsPerFragment(1_000_000).build());
-      dataset.checkoutLatest();
-      dataset.commitExistingIndexSegments(KeyIndex.nameFor("id"), "id", List.of(late));
-      dataset.checkoutLatest();
-      assertThat(segments(dataset)).contains(Set.of(2, 3, 4));
-      assertThat(dataset.getFragments()).extracting(Fragment::getId).doesNotContain(2, 3, 4);
-      List<RowKey> keys = keys(key, 5, 15_000, 100_000, 112_345, 129_999);
-
-      KeyLookup.Found found = KeyLookup.find(dataset, key, keys);
-      assertThat(found.offsets()).isEqualTo(expected(dataset, key, keys));
-      assertThat(found.rows()).isEqualTo(5);
-
-      assertThat(KeyIndex.upkeep(dataset, key, ROWS_PER_FRAGMENT, 8)).isTrue();
-      dataset.checkoutLatest();
-      KeyLookup.Found indexed = KeyLookup.find(dataset, key, keys);
-      assertThat(indexed.scannedRows()).as("the compacted fragment in a segment now").isZero();
-      assertThat(indexed.offsets()).isEqualTo(expected(dataset, key, keys));
-    }
-  }
-
-  private static List<Set<Integer>> segments(Dataset dataset) {
-    return ScalarIndex.btreesOf(dataset).get(0).segments();
   }
 
   @Test

@@ -16,14 +16,13 @@ import org.slf4j.LoggerFactory;
 /**
  * Brings the table's scalar (BTree) indexes up to date (the compaction pass runs it after every
  * pass), by the rule the upsert sink keeps its key index with ({@link KeyIndex#upkeep}): the
- * fragments appended since an index was last brought up to date become a new segment of it once
- * they hold 100,000 rows, and the smallest segments are rebuilt as one once there are more than 8;
- * until then lookups and upserts by the column scan them next to the index. Each upkeep is a
- * CreateIndex version, which preempts a compaction of the same fragments: adding every few rows on
- * every pass made the compactions racing those index commits stop landing under frequent upserts
- * (measured with UpsertCompactionITCase: 170 fragments instead of at most 85). Lance's compaction
- * itself keeps an index over the fragments it rewrites. Never fails the pass: the indexes stay as
- * they are and the next pass tries again.
+ * fragments appended since an index was last brought up to date are added once they hold 100,000
+ * rows or a tenth of the indexed rows; until then lookups and upserts by the column scan them next
+ * to the index. Adding them on every pass rewrites the whole index each time, and under frequent
+ * upserts the compactions racing those index commits stop landing (measured with
+ * UpsertCompactionITCase: 170 fragments instead of at most 85). Lance's compaction itself keeps an
+ * index over the fragments it rewrites. Never fails the pass: the indexes stay as they are and the
+ * next pass tries again.
  */
 @Internal
 public final class ScalarIndexUpkeep {

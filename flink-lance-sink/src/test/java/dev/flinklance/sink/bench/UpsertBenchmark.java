@@ -30,16 +30,13 @@ import org.apache.flink.api.connector.sink2.Committer.CommitRequest;
 import org.apache.flink.configuration.Configuration;
 import org.lance.Dataset;
 import org.lance.FragmentMetadata;
-import org.lance.index.OptimizeOptions;
 
 /**
  * The cost of an upsert checkpoint's commit against the table's size: tables of N rows (1M-row
  * fragments), then checkpoints of {@code changes} random keys each (90% updated, 10% deleted),
  * committed by the real committer with and without the key index. Prints the commit's duration
  * (lookup, deletion files and the Update; the new fragment is written untimed, as writers do it
- * before the checkpoint completes), the lookup alone, and what bringing the key index up to date
- * with 100,000 appended rows costs: a segment over them (the sink's upkeep) and the whole BTree
- * rewritten (Lance's {@code optimizeIndices}). Asserts nothing.
+ * before the checkpoint completes), and the lookup alone. Asserts nothing.
  *
  * <p>Usage: {@code bin/bench-upsert [sizes=100000,1000000,10000000] [changes=10000]
  * [checkpoints=5]}
@@ -47,7 +44,6 @@ import org.lance.index.OptimizeOptions;
 public final class UpsertBenchmark {
   private static final PrimaryKey KEY = PrimaryKey.of(TestRows.ROW_TYPE, List.of("id"), "bench");
   private static final int ROWS_PER_FRAGMENT = 1_000_000;
-  private static final long UPKEEP_ROWS = 100_000;
 
   public static void main(String[] args) throws Exception {
     long[] sizes =
@@ -61,15 +57,8 @@ public final class UpsertBenchmark {
         "%,d changes per checkpoint, %d checkpoints per run; median over the checkpoints%n%n",
         changes, checkpoints);
     System.out.printf(
-        "%12s  %-9s  %-14s  %10s  %10s  %12s  %11s  %11s%n",
-        "table rows",
-        "key index",
-        "lookup",
-        "commit ms",
-        "lookup ms",
-        "changes/s",
-        "segment ms",
-        "rewrite ms");
+        "%12s  %-9s  %-14s  %10s  %10s  %12s%n",
+        "table rows", "key index", "lookup", "commit ms", "lookup ms", "changes/s");
     for (long size : sizes) {
       for (boolean index : new boolean[] {false, true}) {
         String uri = dir.resolve("t-" + size + "-" + index).toString();
@@ -133,48 +122,18 @@ public final class UpsertBenchmark {
     long commit = median(Arrays.copyOfRange(commitMs, 1, checkpoints));
     long lookup = median(Arrays.copyOfRange(lookupMs, 1, checkpoints));
     boolean hasIndex;
-    String segmentMs = "-";
-    String rewriteMs = "-";
     try (BufferAllocator allocator = new RootAllocator();
         Dataset dataset = Dataset.open(uri, allocator)) {
       hasIndex = !KeyIndex.of(dataset, KEY).isEmpty();
-      if (hasIndex) {
-        segmentMs = String.valueOf(upkeepMs(uri, dataset, size, false));
-        rewriteMs = String.valueOf(upkeepMs(uri, dataset, size + UPKEEP_ROWS, true));
-      }
     }
     System.out.printf(
-        "%,12d  %-9s  %-14s  %10d  %10d  %,12d  %11s  %11s%n",
+        "%,12d  %-9s  %-14s  %10d  %10d  %,12d%n",
         size,
         hasIndex ? "btree" : "none",
         indexed ? "through index" : "scan",
         commit,
         lookup,
-        commit == 0 ? 0 : changes * 1000L / commit,
-        segmentMs,
-        rewriteMs);
-  }
-
-  /**
-   * Appends {@value #UPKEEP_ROWS} rows and brings the key index up to date: as the sink does (a
-   * segment over the new fragments), or as Lance's {@code optimizeIndices} does (the BTree
-   * rewritten whole, the sink's way before segments).
-   */
-  private static long upkeepMs(String uri, Dataset dataset, long firstId, boolean rewrite) {
-    LanceTestTables.appendFragments(
-        uri,
-        TestFragments.write(
-            uri, java.util.stream.LongStream.range(firstId, firstId + UPKEEP_ROWS).toArray()));
-    dataset.checkoutLatest();
-    long start = System.nanoTime();
-    if (rewrite) {
-      dataset.optimizeIndices(OptimizeOptions.builder().build());
-    } else if (!KeyIndex.upkeep(dataset, KEY)) {
-      throw new IllegalStateException("no upkeep after " + UPKEEP_ROWS + " rows");
-    }
-    long ms = (System.nanoTime() - start) / 1_000_000;
-    dataset.checkoutLatest();
-    return ms;
+        commit == 0 ? 0 : changes * 1000L / commit);
   }
 
   private static long median(long[] values) {

@@ -9,7 +9,6 @@ import dev.flinklance.commit.CommitStamp;
 import dev.flinklance.errors.LanceDatasetException;
 import dev.flinklance.errors.TableReplacedException;
 import dev.flinklance.index.KeyIndex;
-import dev.flinklance.index.KeyLookup;
 import dev.flinklance.index.ScalarIndex;
 import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.key.RowKey;
@@ -28,10 +27,8 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
-import java.util.Random;
 import java.util.TreeMap;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -233,68 +230,6 @@ class UpsertCommitTest {
         .as("100,000 unindexed rows: brought up to date")
         .containsExactlyInAnyOrderElementsOf(fragmentIds());
     assertThat(LanceTestTables.countRows(table)).isEqualTo(3 + 100_000 - 1);
-  }
-
-  /**
-   * Upserts through a key index of four segments (the upkeep adds one for each 100,000 appended
-   * rows), before and after another client compacts the table: every changed key's old row is found
-   * and replaced or deleted, and each key keeps one row.
-   */
-  @Test
-  void upsertsThroughAKeyIndexOfSeveralSegmentsReplaceEveryOldRow() throws Exception {
-    for (long first = 0; first < 240_000; first += 60_000) {
-      LanceTestTables.appendFragments(
-          table, TestFragments.write(table, LongStream.range(first, first + 60_000).toArray()));
-    }
-    try (BufferAllocator allocator = new RootAllocator();
-        Dataset dataset = Dataset.open(table, allocator)) {
-      KeyIndex.ensure(dataset, KEY);
-    }
-    for (long first = 240_000; first < 540_000; first += 100_000) {
-      LanceTestTables.appendFragments(
-          table, TestFragments.write(table, LongStream.range(first, first + 100_000).toArray()));
-      try (BufferAllocator allocator = new RootAllocator();
-          Dataset dataset = Dataset.open(table, allocator)) {
-        assertThat(KeyIndex.upkeep(dataset, KEY)).isTrue();
-      }
-    }
-    Map<Long, String> expected = new TreeMap<>();
-    LongStream.range(0, 540_000).forEach(id -> expected.put(id, "name-" + id));
-    Random random = new Random(7);
-    Run run = new Run();
-    try (LanceCommitter committer = new LanceCommitter(config(), context())) {
-      for (int checkpoint = 0; checkpoint < 4; checkpoint++) {
-        long[] ids = random.longs(0, 540_000).distinct().limit(50).toArray();
-        long[] updated = Arrays.copyOf(ids, 45);
-        String tag = "v" + checkpoint;
-        List<RowKey> keys = keys(ids);
-        try (BufferAllocator allocator = new RootAllocator();
-            Dataset dataset = Dataset.open(table, allocator)) {
-          assertThat(ScalarIndex.btreesOf(dataset).get(0).segments()).hasSize(4);
-          assertThat(KeyLookup.find(dataset, KEY, keys).indexedKeys())
-              .as("50 keys in 540,000 indexed rows: through the index")
-              .isTrue();
-        }
-        assertThat(
-                outcomes(
-                    commit(
-                        committer, run.next(TestFragments.writeTagged(table, tag, updated), keys))))
-            .containsExactly(Outcome.COMMITTED);
-        for (long id : ids) {
-          expected.remove(id);
-        }
-        for (long id : updated) {
-          expected.put(id, tag + "-" + id);
-        }
-        if (checkpoint == 1) {
-          try (BufferAllocator allocator = new RootAllocator();
-              Dataset other = Dataset.open(table, allocator)) {
-            other.compact();
-          }
-        }
-      }
-    }
-    assertThat(names()).isEqualTo(expected);
   }
 
   @Test
