@@ -16,9 +16,10 @@ import org.lance.Session;
  * handle, a TaskManager running a job's committer, compaction, changelog read and lookup join on
  * one table held that many times the limits, filled over half an hour of new versions (issue 32's
  * soak: 16 handles on its long-lived TaskManager). Shared, a table's handles read each manifest and
- * file's metadata once, and its caches stay within its limits once. A table dropped and created
- * again at the same location is read as it is now, not from the old one's cache entries, while a
- * handle of the old one keeps the session open ({@code SharedSessionsTest}).
+ * file's metadata once, and its caches stay within its limits once. Lance names what it caches by
+ * content (data, deletion and index files have unique names, a manifest is cached with its e-tag),
+ * so a table dropped and created again at the same location is not read from the old one's entries
+ * ({@code SharedSessionsTest}).
  *
  * <p>A session is closed once no handle opened with it is reachable (a {@link Cleaner} counts
  * them); a handle still using it keeps working after that (Lance counts its own references), and
