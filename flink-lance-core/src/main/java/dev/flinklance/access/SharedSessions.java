@@ -27,20 +27,7 @@ import org.lance.Session;
  */
 @Internal
 final class SharedSessions {
-  /**
-   * Its thread has no context class loader: one inherited from a job's task thread would keep the
-   * job's class loader, and this class with its cleaner, alive after the job (a connector in the
-   * job jar).
-   */
-  private static final Cleaner CLEANER =
-      Cleaner.create(
-          cleaning -> {
-            Thread thread = new Thread(cleaning, "lance-shared-sessions-cleaner");
-            thread.setDaemon(true);
-            thread.setContextClassLoader(null);
-            return thread;
-          });
-
+  private static final Cleaner CLEANER = Cleaner.create();
   private static final Map<Key, Shared> SESSIONS = new HashMap<>();
 
   /** What a session is shared by. */
