@@ -87,15 +87,12 @@ public final class TableRef implements Serializable {
     this.sessionCaches = sessionCaches;
   }
 
-  /** This table, opened with other limits on the caches of its Lance session. */
+  /** This table, opened with other limits on the caches of each handle's Lance session. */
   public TableRef withSessionCaches(SessionCaches caches) {
     return new TableRef(this, caches);
   }
 
-  /**
-   * The limits on the caches of the Lance session the handles of this table share in a JVM ({@link
-   * SharedSessions}).
-   */
+  /** The limits on the caches of each handle's Lance session. */
   public SessionCaches sessionCaches() {
     return sessionCaches == null ? SessionCaches.DEFAULT : sessionCaches;
   }
@@ -247,10 +244,14 @@ public final class TableRef implements Serializable {
     } else {
       open.namespaceClient(namespaceTable.namespace().client()).tableId(namespaceTable.id());
     }
-    open.readOptions(options.setStorageOptions(storageOptions).build());
-    return SharedSessions.open(
-        new SharedSessions.Key(uri, storageOptions, sessionCaches()),
-        session -> open.session(session).build());
+    SessionCaches caches = sessionCaches();
+    return open.readOptions(
+            options
+                .setStorageOptions(storageOptions)
+                .setMetadataCacheSizeBytes(caches.metadataBytes())
+                .setIndexCacheSizeBytes(caches.indexBytes())
+                .build())
+        .build();
   }
 
   /**
