@@ -138,11 +138,12 @@ public final class LanceDatasetOptions {
           .defaultValue(new MemorySize(SessionCaches.DEFAULT.metadataBytes()))
           .withDescription(
               "Limit of the Lance metadata cache (manifests, deletion files, the metadata of each"
-                  + " data file read) of every table handle the connector opens, by Lance's count"
-                  + " (the memory it takes is about 2.5 times that). A handle a job keeps open (a"
-                  + " committer's, a lookup's) moves to each new version, and its cache keeps the"
-                  + " metadata of the versions it read until the limit. Native memory outside"
-                  + " Flink's memory model: see docs/deployment.md#memory.");
+                  + " data file read) of the table's Lance session, which every handle the"
+                  + " connector opens on the table in a JVM shares, by Lance's count (the memory"
+                  + " it takes is about 2.5 times that). Handles a job keeps open (a committer's,"
+                  + " a lookup's) move to each new version, and the cache keeps the metadata of the"
+                  + " versions they read until the limit. Native memory outside Flink's memory"
+                  + " model: see docs/deployment.md#memory.");
 
   public static final ConfigOption<MemorySize> INDEX_CACHE_SIZE =
       ConfigOptions.key("index-cache-size")
@@ -150,7 +151,8 @@ public final class LanceDatasetOptions {
           .defaultValue(new MemorySize(SessionCaches.DEFAULT.indexBytes()))
           .withDescription(
               "Limit of the Lance index cache (pages of a BTree key index, partitions of a vector"
-                  + " index) of every table handle the connector opens, by Lance's count. Raise it"
+                  + " index) of the table's Lance session, which every handle the connector opens"
+                  + " on the table in a JVM shares, by Lance's count. Raise it"
                   + " for lookups and upserts on tables whose key index is larger (about 16 bytes"
                   + " a row) or vector searches that probe more partitions. Native memory outside"
                   + " Flink's memory model: see docs/deployment.md#memory.");

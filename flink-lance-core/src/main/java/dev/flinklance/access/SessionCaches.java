@@ -4,13 +4,13 @@ import java.io.Serializable;
 import org.apache.flink.annotation.Internal;
 
 /**
- * The byte limits of the caches of the Lance session each open table handle gets: the metadata
- * cache (manifests, deletion files, the metadata of every data file read) and the index cache
- * (index pages and partitions). A handle a job keeps open (a committer's, a followed table's)
- * shares its session with every version it moves to, so its caches fill with the metadata of each
- * version and data file it ever read: with Lance's defaults, 1 GiB and 6 GiB per handle, the
- * 60-minute soak's long-lived TaskManager grew by about 500 MB an hour (issue 32), in native memory
- * that Flink's memory model does not count. A job sets them with {@link
+ * The byte limits of the caches of the Lance session a table's handles share in a JVM ({@link
+ * SharedSessions}): the metadata cache (manifests, deletion files, the metadata of every data file
+ * read) and the index cache (index pages and partitions). Handles a job keeps open (a committer's,
+ * a followed table's) move to each new version, so the caches fill with the metadata of each
+ * version and data file they ever read: with Lance's defaults, 1 GiB and 6 GiB, and a session per
+ * handle, the 60-minute soak's long-lived TaskManager grew by about 500 MB an hour (issue 32), in
+ * native memory that Flink's memory model does not count. A job sets them with {@link
  * LanceDatasetOptions#METADATA_CACHE_SIZE} and {@link LanceDatasetOptions#INDEX_CACHE_SIZE}.
  *
  * @param metadataBytes the metadata cache's limit

@@ -87,12 +87,15 @@ public final class TableRef implements Serializable {
     this.sessionCaches = sessionCaches;
   }
 
-  /** This table, opened with other limits on the caches of each handle's Lance session. */
+  /** This table, opened with other limits on the caches of its Lance session. */
   public TableRef withSessionCaches(SessionCaches caches) {
     return new TableRef(this, caches);
   }
 
-  /** The limits on the caches of each handle's Lance session. */
+  /**
+   * The limits on the caches of the Lance session the handles of this table share in a JVM ({@link
+   * SharedSessions}).
+   */
   public SessionCaches sessionCaches() {
     return sessionCaches == null ? SessionCaches.DEFAULT : sessionCaches;
   }
@@ -244,14 +247,10 @@ public final class TableRef implements Serializable {
     } else {
       open.namespaceClient(namespaceTable.namespace().client()).tableId(namespaceTable.id());
     }
-    SessionCaches caches = sessionCaches();
-    return open.readOptions(
-            options
-                .setStorageOptions(storageOptions)
-                .setMetadataCacheSizeBytes(caches.metadataBytes())
-                .setIndexCacheSizeBytes(caches.indexBytes())
-                .build())
-        .build();
+    open.readOptions(options.setStorageOptions(storageOptions).build());
+    return SharedSessions.open(
+        new SharedSessions.Key(uri, storageOptions, sessionCaches()),
+        session -> open.session(session).build());
   }
 
   /**
