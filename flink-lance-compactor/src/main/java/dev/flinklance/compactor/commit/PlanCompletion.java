@@ -41,9 +41,27 @@ public final class PlanCompletion {
   }
 
   /**
+   * The plan's commit, its indexes and cleanup, one after the other (a pass over a table).
+   *
    * @param mayHaveLanded the plan may have committed before (see {@link CompactionCommit#commit})
    */
   public Finished complete(
+      TableLoader table,
+      PlanRef plan,
+      List<RewriteResult> rewritten,
+      int failedTasks,
+      boolean mayHaveLanded)
+      throws IOException {
+    return new Finished(commit(table, plan, rewritten, failedTasks, mayHaveLanded), cleanUp(table));
+  }
+
+  /**
+   * The plan's commit, then its indexes brought up to date with the new fragments; a plan that
+   * committed nothing leaves them as they are: the next plan that commits updates them.
+   *
+   * @param mayHaveLanded the plan may have committed before (see {@link CompactionCommit#commit})
+   */
+  public CompactionSummary commit(
       TableLoader table,
       PlanRef plan,
       List<RewriteResult> rewritten,
@@ -54,15 +72,25 @@ public final class PlanCompletion {
         plan.taskCount() == 0
             ? nothingToCompact(plan)
             : commit.commit(table.latest(), plan, rewritten, failedTasks, mayHaveLanded);
-    if (!MemWal.isOn(table.latest())) { // describeIndices fails on it
+    boolean changed = summary.outcome() != CompactionSummary.Outcome.NOTHING_COMMITTED;
+    if (changed && !MemWal.isOn(table.latest())) { // describeIndices fails on it
       VectorIndexUpkeep.run(table.latest());
       ScalarIndexUpkeep.run(table.latest());
     }
-    return new Finished(summary, cleanUp(table));
+    return summary;
   }
 
-  /** Cleanup after a compaction; its failure leaves the compaction's outcome as it was. */
-  private int cleanUp(TableLoader table) {
+  /** Whether {@link #cleanUp} does anything: {@code compaction.cleanup-older-than} is set. */
+  public boolean cleansUp() {
+    return cleanup.isPresent();
+  }
+
+  /**
+   * Version cleanup, when configured; its failure is logged and leaves the table as it was.
+   *
+   * @return lineage side files deleted
+   */
+  public int cleanUp(TableLoader table) {
     if (cleanup.isEmpty()) {
       return 0;
     }

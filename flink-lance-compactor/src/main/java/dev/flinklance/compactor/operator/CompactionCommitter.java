@@ -1,5 +1,6 @@
 package dev.flinklance.compactor.operator;
 
+import dev.flinklance.access.TableLoader;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.PlanCompletion;
@@ -17,7 +18,10 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
 import org.apache.flink.annotation.Internal;
+import org.apache.flink.annotation.VisibleForTesting;
 import org.apache.flink.api.common.state.ListState;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
@@ -33,11 +37,15 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The compaction committer, at parallelism 1: collects a plan's rewrite outcomes, then (in the
- * background) spills lineage and commits them with Lance's {@code commitCompaction}, brings vector
- * and scalar indexes up to date with new fragments, and runs cleanup when configured. Outcomes wait
- * in its checkpointed state until their plan has committed: a restore commits them again, unless
- * the table's history shows that they already landed. Large rewrites wait there as the names of
- * their {@link OutcomeFiles}, deleted once a checkpoint taken after their plan finished completed.
+ * background) spills lineage and commits them with Lance's {@code commitCompaction} and brings
+ * vector and scalar indexes up to date with new fragments. Version cleanup, when configured, runs
+ * after commits on a thread and table handle of its own, once at a time: a cleanup takes up to
+ * seconds (Lance lists the table's files), and a commit waiting behind it loses its race with the
+ * sink's next commit, which deletes from the fragments it rewrote (SoakITCase's upsert table: every
+ * plan preempted once one was). Outcomes wait in its checkpointed state until their plan has
+ * committed: a restore commits them again, unless the table's history shows that they already
+ * landed. Large rewrites wait there as the names of their {@link OutcomeFiles}, deleted once a
+ * checkpoint taken after their plan finished completed.
  */
 @Internal
 public final class CompactionCommitter extends BackgroundLanceOperator<CompactionSummary>
@@ -53,6 +61,10 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   private Optional<TableFiles> sideFiles;
   private PlanCompletion completion;
   private OutcomeFiles outcomeFiles;
+  private final BackgroundWork cleanupWork;
+  private final TableLoader cleanupHandle;
+  private final UnaryOperator<ToIntFunction<TableLoader>> cleanupStep;
+  private boolean cleanupDue;
   private long lastOrphanSweep; // 0: the first commit sweeps
   // outcome files of finished plans: deleted once a checkpoint without them completed, so that a
   // restore still tells a plan that landed from one that did not
@@ -90,7 +102,22 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
 
   private CompactionCommitter(
       StreamOperatorParameters<CompactionSummary> parameters, CompactionConfig config) {
+    this(parameters, config, UnaryOperator.identity());
+  }
+
+  /**
+   * @param cleanupStep wraps the cleanup: a test holds it to see commits go on meanwhile
+   */
+  @VisibleForTesting
+  CompactionCommitter(
+      StreamOperatorParameters<CompactionSummary> parameters,
+      CompactionConfig config,
+      UnaryOperator<ToIntFunction<TableLoader>> cleanupStep) {
     super(parameters, config, "lance-compaction-committer");
+    this.cleanupStep = cleanupStep;
+    this.cleanupWork =
+        new BackgroundWork("lance-compaction-cleanup", parameters.getMailboxExecutor());
+    this.cleanupHandle = new TableLoader(table);
   }
 
   @Override
@@ -153,14 +180,15 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
           List<RewriteResult> rewritten = results(plan.ref, outcomes);
           long rewrites = outcomes.stream().filter(RewriteOutcome::isRewritten).count();
           int failedTasks = failed + (int) (rewrites - rewritten.size());
-          return completion.complete(handle, plan.ref, rewritten, failedTasks, plan.restored);
+          return completion.commit(handle, plan.ref, rewritten, failedTasks, plan.restored);
         },
-        done -> {
+        summary -> {
           finished(plan);
-          metrics.finished(done.summary());
-          metrics.sideFilesDeleted(done.sideFilesDeleted());
-          LOG.info("Compaction of {} finished: {}", table, done.summary());
-          output.collect(new StreamRecord<>(done.summary()));
+          metrics.finished(summary);
+          LOG.info("Compaction of {} finished: {}", table, summary);
+          output.collect(new StreamRecord<>(summary));
+          cleanupDue = true;
+          cleanUp();
         },
         failure -> {
           finished(plan);
@@ -172,6 +200,26 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
               failure);
           handle.reset();
           output.collect(new StreamRecord<>(PlanCompletion.failed(plan.ref, failed, failure)));
+        });
+  }
+
+  /** Runs the cleanup that commits asked for, unless one is running: then once it ends. */
+  private void cleanUp() {
+    if (!cleanupDue || !cleanupWork.isIdle() || !completion.cleansUp()) {
+      return;
+    }
+    cleanupDue = false;
+    ToIntFunction<TableLoader> step = cleanupStep.apply(completion::cleanUp);
+    cleanupWork.submit(
+        "clean up " + table,
+        () -> step.applyAsInt(cleanupHandle),
+        deleted -> {
+          metrics.sideFilesDeleted(deleted);
+          cleanUp();
+        },
+        failure -> {
+          LOG.warn("Cleanup of {} failed; it runs again after the next compaction", table, failure);
+          cleanupHandle.reset();
         });
   }
 
@@ -207,6 +255,7 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
   @Override
   public void endInput() throws Exception {
     super.endInput();
+    cleanupWork.awaitIdle();
     finished.forEach(outcomeFiles::delete);
     finished.clear();
   }
@@ -254,6 +303,11 @@ public final class CompactionCommitter extends BackgroundLanceOperator<Compactio
 
   @Override
   public void close() throws Exception {
+    if (cleanupWork.stop()) {
+      cleanupHandle.close();
+    } else {
+      LOG.warn("A cleanup of {} is still running; leaving its dataset open", table);
+    }
     super.close();
     if (sideFiles != null) {
       sideFiles.ifPresent(TableFiles::close);

@@ -1,14 +1,18 @@
 package dev.flinklance.compactor.operator;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.tuple;
 
+import dev.flinklance.access.TableLoader;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.CompactionSummary.Outcome;
 import dev.flinklance.compactor.plan.PlanRef;
+import dev.flinklance.compactor.plan.RewriteTask;
 import dev.flinklance.compactor.rewrite.OutcomeFiles;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.testing.Await;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.LogCapture;
@@ -19,11 +23,16 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
+import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.ToIntFunction;
+import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
 import org.apache.flink.api.common.state.ListStateDescriptor;
@@ -317,6 +326,7 @@ class CompactionCommitterTest {
     try (var committer = committer(cleaning, null)) {
       process(committer, RewriteOutcome.emptyPlan(new PlanRef("empty-1", version, 0, 5)));
       OperatorMail.runNext(committer, "the pass's end");
+      OperatorMail.runNext(committer, "the cleanup");
 
       CompactionSummary summary = onlySummary(committer);
       assertThat(summary.outcome()).isEqualTo(Outcome.NOTHING_TO_COMPACT);
@@ -325,6 +335,68 @@ class CompactionCommitterTest {
     }
     assertThat(manifests(table)).as("only the latest version is left").isEqualTo(1);
     assertThat(LanceTestTables.latestVersion(table)).isEqualTo(version);
+  }
+
+  /**
+   * A long cleanup holds back no commit: the next plan commits while the cleanup after the plan
+   * before still runs (the soak's upsert table lost its plans to the sink's commits once they
+   * waited behind cleanups of a second), and one more cleanup follows for the commit made
+   * meanwhile.
+   */
+  @Test
+  void aPlanCommitsWhileTheCleanupAfterThePlanBeforeRuns() throws Exception {
+    CompactionConfig cleaning =
+        Plans.config(
+            table,
+            "compaction.target-rows-per-fragment",
+            "100",
+            "compaction.cleanup-older-than",
+            "0 s");
+    List<RewriteTask> tasks = Plans.plan(cleaning);
+    assertThat(tasks).hasSize(2);
+    List<RewriteOutcome> outcomes =
+        Plans.rewrite(cleaning, List.of(alone("a", tasks.get(0)), alone("b", tasks.get(1))));
+    CountDownLatch release = new CountDownLatch(1);
+    AtomicInteger cleanups = new AtomicInteger();
+    UnaryOperator<ToIntFunction<TableLoader>> held =
+        cleanup ->
+            loader -> {
+              cleanups.incrementAndGet();
+              try {
+                release.await();
+              } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return 0;
+              }
+              return cleanup.applyAsInt(loader);
+            };
+
+    try (var committer = withCleanup(cleaning, held)) {
+      process(committer, outcomes.get(0));
+      OperatorMail.runNext(committer, "plan a's commit");
+      Await.until(
+          "the cleanup after plan a started", Duration.ofSeconds(60), () -> cleanups.get() == 1);
+      process(committer, outcomes.get(1));
+      OperatorMail.runNext(committer, "plan b's commit, the cleanup still running");
+      assertThat(committer.extractOutputValues())
+          .extracting(CompactionSummary::planId, CompactionSummary::outcome)
+          .containsExactly(tuple("a", Outcome.COMMITTED), tuple("b", Outcome.COMMITTED));
+      assertThat(cleanups).as("one cleanup at a time").hasValue(1);
+
+      release.countDown();
+      OperatorMail.runNext(committer, "the cleanup after plan a");
+      OperatorMail.runNext(committer, "the cleanup after plan b");
+      assertThat(cleanups).hasValue(2);
+    }
+    assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(3);
+    assertThat(manifests(table)).as("only the latest version is left").isEqualTo(1);
+  }
+
+  /** A plan of its own for one task of another. */
+  private static RewriteTask alone(String planId, RewriteTask task) {
+    PlanRef plan = task.plan();
+    return new RewriteTask(
+        new PlanRef(planId, plan.readVersion(), 1, plan.fragmentsBefore()), 0, task.task());
   }
 
   /**
@@ -380,6 +452,7 @@ class CompactionCommitterTest {
       outcomes.forEach(outcome -> process(committer, outcome));
       OperatorMail.runNext(committer, "the overtaken plan's commit");
       assertThat(onlySummary(committer).outcome()).isEqualTo(Outcome.NOTHING_COMMITTED);
+      OperatorMail.runNext(committer, "the cleanup");
 
       committer.getOutput().clear();
       process(committer, RewriteOutcome.emptyPlan(new PlanRef("empty-1", version, 0, 12)));
@@ -397,9 +470,24 @@ class CompactionCommitterTest {
 
   private static OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> committer(
       CompactionConfig config, OperatorSubtaskState restored) throws Exception {
-    var harness =
-        new OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary>(
-            CompactionCommitter.factory(config));
+    return open(CompactionCommitter.factory(config), restored);
+  }
+
+  private static OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> withCleanup(
+      CompactionConfig config, UnaryOperator<ToIntFunction<TableLoader>> cleanupStep)
+      throws Exception {
+    return open(
+        new MailboxOperatorFactory<RewriteOutcome, CompactionSummary>(
+            CompactionCommitter.class,
+            parameters -> new CompactionCommitter(parameters, config, cleanupStep)),
+        null);
+  }
+
+  private static OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary> open(
+      MailboxOperatorFactory<RewriteOutcome, CompactionSummary> factory,
+      OperatorSubtaskState restored)
+      throws Exception {
+    var harness = new OneInputStreamOperatorTestHarness<RewriteOutcome, CompactionSummary>(factory);
     harness.initializeState(restored);
     harness.open();
     return harness;
