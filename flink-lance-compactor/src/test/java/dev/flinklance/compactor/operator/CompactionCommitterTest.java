@@ -12,11 +12,15 @@ import dev.flinklance.compactor.plan.RewriteTask;
 import dev.flinklance.compactor.rewrite.OutcomeFiles;
 import dev.flinklance.compactor.rewrite.RewriteOutcome;
 import dev.flinklance.compactor.testing.LineageTables;
+import dev.flinklance.index.KeyIndex;
+import dev.flinklance.index.ScalarIndex;
+import dev.flinklance.key.PrimaryKey;
 import dev.flinklance.testing.Await;
 import dev.flinklance.testing.LanceTestTables;
 import dev.flinklance.testing.LanceTestTables.Commit;
 import dev.flinklance.testing.LogCapture;
 import dev.flinklance.testing.OperatorMail;
+import dev.flinklance.testing.TestRows;
 import dev.flinklance.testing.TestTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -35,6 +39,8 @@ import java.util.function.ToIntFunction;
 import java.util.function.UnaryOperator;
 import java.util.stream.LongStream;
 import java.util.stream.Stream;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.flink.api.common.state.ListStateDescriptor;
 import org.apache.flink.api.common.typeutils.base.array.BytePrimitiveArraySerializer;
 import org.apache.flink.core.io.SimpleVersionedSerialization;
@@ -44,6 +50,7 @@ import org.apache.flink.streaming.util.OneInputStreamOperatorTestHarness;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.lance.Dataset;
 
 /**
  * The compaction committer on Flink's operator test harness, on real stable-row-id tables: it
@@ -390,6 +397,48 @@ class CompactionCommitterTest {
     }
     assertThat(LanceTestTables.fragmentCount(table)).isEqualTo(3);
     assertThat(manifests(table)).as("only the latest version is left").isEqualTo(1);
+  }
+
+  /**
+   * A plan that committed nothing leaves the indexes as they are: bringing a key index up to date
+   * rewrites it (up to a second on a large table), and the next plan's commit would wait for it.
+   * The next plan that commits brings them up to date.
+   */
+  @Test
+  void aPlanThatCommittedNothingLeavesTheIndexesToTheNextOneThatCommits() throws Exception {
+    String indexed = dir.resolve("indexed").toString();
+    LineageTables.createStable(indexed);
+    LineageTables.append(indexed, 0, 1_000, 10);
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open(indexed, allocator)) {
+      KeyIndex.ensure(dataset, PrimaryKey.of(TestRows.ROW_TYPE, List.of("id"), indexed));
+    }
+    // enough rows to be added to the index (ScalarIndexUpkeep), also once compacted
+    LineageTables.append(indexed, 1_000, 110_000, 10);
+    CompactionConfig indexing = Plans.config(indexed);
+    List<RewriteOutcome> outcomes = Plans.rewrite(indexing, Plans.plan(indexing));
+    LineageTables.delete(indexed, "id % 1000 = 0");
+    assertThat(missesFragments(indexed)).as("110,000 rows appended after the index").isTrue();
+
+    try (var committer = committer(indexing, null)) {
+      outcomes.forEach(outcome -> process(committer, outcome));
+      OperatorMail.runNext(committer, "the preempted commit");
+      assertThat(onlySummary(committer).outcome()).isEqualTo(Outcome.NOTHING_COMMITTED);
+      assertThat(missesFragments(indexed)).as("left as it was").isTrue();
+
+      committer.getOutput().clear();
+      Plans.rewrite(indexing, Plans.plan(indexing)).forEach(o -> process(committer, o));
+      OperatorMail.runNext(committer, "the next plan's commit");
+      assertThat(onlySummary(committer).outcome()).isEqualTo(Outcome.COMMITTED);
+    }
+    assertThat(missesFragments(indexed)).as("brought up to date").isFalse();
+  }
+
+  private static boolean missesFragments(String uri) {
+    try (BufferAllocator allocator = new RootAllocator();
+        Dataset dataset = Dataset.open(uri, allocator)) {
+      return ScalarIndex.btreesOf(dataset).get(0).missesFragmentsOf(dataset);
+    }
   }
 
   /** A plan of its own for one task of another. */
