@@ -284,7 +284,7 @@ final class SoakPlot {
     Map<String, List<double[]>> samples = new TreeMap<>();
     List<String> lines = Files.readAllLines(csv);
     for (String line : lines.subList(1, lines.size())) {
-      String[] cells = line.split(",");
+      String[] cells = line.split(",", -1); // the heap is empty until a TaskManager reports it
       samples
           .computeIfAbsent(cells[1], tm -> new ArrayList<>())
           .add(
