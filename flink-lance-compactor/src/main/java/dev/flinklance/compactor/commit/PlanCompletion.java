@@ -18,13 +18,16 @@ import org.slf4j.LoggerFactory;
 
 /**
  * What follows a plan's rewrites on one table: their commit, the indexes brought up to date with
- * the new fragments, then version cleanup when configured.
+ * the new fragments, and version cleanup when configured, run after the commit by a pass over a
+ * table ({@code TablePass}) and beside the commits by the committer.
  */
 @Internal
 public final class PlanCompletion {
   private static final Logger LOG = LoggerFactory.getLogger(PlanCompletion.class);
 
   /**
+   * What a pass did.
+   *
    * @param sideFilesDeleted lineage side files the cleanup deleted
    */
   public record Finished(CompactionSummary summary, int sideFilesDeleted) {}
@@ -38,21 +41,6 @@ public final class PlanCompletion {
         config
             .cleanupOlderThan()
             .map(age -> new VersionCleanup(age, config.sideFileMinAge(), sideFiles));
-  }
-
-  /**
-   * The plan's commit, its indexes and cleanup, one after the other (a pass over a table).
-   *
-   * @param mayHaveLanded the plan may have committed before (see {@link CompactionCommit#commit})
-   */
-  public Finished complete(
-      TableLoader table,
-      PlanRef plan,
-      List<RewriteResult> rewritten,
-      int failedTasks,
-      boolean mayHaveLanded)
-      throws IOException {
-    return new Finished(commit(table, plan, rewritten, failedTasks, mayHaveLanded), cleanUp(table));
   }
 
   /**

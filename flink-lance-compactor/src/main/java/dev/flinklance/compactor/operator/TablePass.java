@@ -3,6 +3,7 @@ package dev.flinklance.compactor.operator;
 import dev.flinklance.access.TableLoader;
 import dev.flinklance.access.TableRef;
 import dev.flinklance.compactor.CompactionConfig;
+import dev.flinklance.compactor.commit.CompactionSummary;
 import dev.flinklance.compactor.commit.PlanCompletion;
 import dev.flinklance.compactor.plan.Planning;
 import dev.flinklance.files.TableFiles;
@@ -75,10 +76,11 @@ final class TablePass {
       }
       Optional<TableFiles> sideFiles = TableFiles.of(table);
       try {
+        PlanCompletion completion = new PlanCompletion(config, sideFiles);
+        CompactionSummary summary =
+            completion.commit(handle, planned.ref(), rewritten, failed, false);
         return new Result(
-            evaluation,
-            new PlanCompletion(config, sideFiles)
-                .complete(handle, planned.ref(), rewritten, failed, false));
+            evaluation, new PlanCompletion.Finished(summary, completion.cleanUp(handle)));
       } finally {
         sideFiles.ifPresent(TableFiles::close);
       }
