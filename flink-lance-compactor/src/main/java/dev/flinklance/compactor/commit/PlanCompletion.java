@@ -25,13 +25,6 @@ import org.slf4j.LoggerFactory;
 public final class PlanCompletion {
   private static final Logger LOG = LoggerFactory.getLogger(PlanCompletion.class);
 
-  /**
-   * What a pass did.
-   *
-   * @param sideFilesDeleted lineage side files the cleanup deleted
-   */
-  public record Finished(CompactionSummary summary, int sideFilesDeleted) {}
-
   private final CompactionCommit commit;
   private final Optional<VersionCleanup> cleanup;
 

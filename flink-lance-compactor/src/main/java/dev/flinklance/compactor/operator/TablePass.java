@@ -29,10 +29,17 @@ final class TablePass {
   private static final Logger LOG = LoggerFactory.getLogger(TablePass.class);
 
   /**
+   * What a plan's completion did.
+   *
+   * @param sideFilesDeleted lineage side files the cleanup deleted
+   */
+  record Finished(CompactionSummary summary, int sideFilesDeleted) {}
+
+  /**
    * @param evaluation the look at the table, null if the table is gone
    * @param finished the plan's completion, null if nothing was planned
    */
-  record Result(Planning.Evaluation evaluation, PlanCompletion.Finished finished) {
+  record Result(Planning.Evaluation evaluation, Finished finished) {
     boolean fired() {
       return evaluation != null && evaluation.fired();
     }
@@ -79,8 +86,7 @@ final class TablePass {
         PlanCompletion completion = new PlanCompletion(config, sideFiles);
         CompactionSummary summary =
             completion.commit(handle, planned.ref(), rewritten, failed, false);
-        return new Result(
-            evaluation, new PlanCompletion.Finished(summary, completion.cleanUp(handle)));
+        return new Result(evaluation, new Finished(summary, completion.cleanUp(handle)));
       } finally {
         sideFiles.ifPresent(TableFiles::close);
       }

@@ -4,7 +4,6 @@ import dev.flinklance.access.TableRef;
 import dev.flinklance.access.Warehouse;
 import dev.flinklance.compactor.CompactionConfig;
 import dev.flinklance.compactor.commit.CompactionSummary;
-import dev.flinklance.compactor.commit.PlanCompletion;
 import dev.flinklance.compactor.compat.ParameterizedStreamOperator;
 import dev.flinklance.maintenance.TableCommit;
 import dev.flinklance.metrics.LanceMetrics;
@@ -173,7 +172,7 @@ public final class WarehouseCompactor extends ParameterizedStreamOperator<Compac
         });
   }
 
-  private void finished(TableRef table, PlanCompletion.Finished finished) {
+  private void finished(TableRef table, TablePass.Finished finished) {
     metrics.finished(finished.summary());
     metrics.sideFilesDeleted(finished.sideFilesDeleted());
     LOG.info("Compaction of {} finished: {}", table, finished.summary());
